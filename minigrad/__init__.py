@@ -1,0 +1,34 @@
+"""minigrad: PyTorch's autograd, small enough to read, on NumPy.
+
+``import minigrad as torch`` and a learner's autograd code runs with the same
+numbers: tensors, ops with broadcasting, ``backward``, ``autograd.grad``,
+hooks, in-place checks, higher-order derivatives, ``nn`` and ``optim``.
+"""
+
+from . import dtypes
+from .creation import (
+    arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, manual_seed, ones,
+    ones_like, rand, rand_like, randint, randn, randn_like, randperm, tensor, zeros, zeros_like,
+)
+from .dtypes import bool_ as bool
+from .dtypes import double, float, float16, float32, float64, half, int32, int64, long
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .ops import (
+    abs, add, amax, amin, argmax, argmin, cat, clamp, clip, clone, cos, cross_entropy, div, dot, eq, exp,
+    expand, flatten, ge, gt, isnan, le, log, log_softmax, logsumexp, lt, matmul, max, maximum, mean, min,
+    minimum, mm, mul, ne, neg, norm, outer, permute, pow, relu, reshape, sigmoid, sign, sin, softmax,
+    sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze, var, where,
+)
+from .tensor import Tensor
+from . import autograd, nn, optim  # noqa: E402  (they build on everything above)
+
+concat = concatenate = cat
+__version__ = "0.1.0"
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def numel(input):
+    return input.numel()

@@ -1,0 +1,166 @@
+"""PyTorch's ``torch.autograd``: ``backward``, ``grad`` and friends.
+
+Both functions check their arguments the way PyTorch does, build the gradient
+of each output (``_make_grads``), and hand the work to the engine's
+``iter_backward``. ``backward`` accumulates into ``.grad``; ``grad`` returns
+the gradients and touches no ``.grad``.
+"""
+
+import warnings
+
+from .. import messages
+from ..engine import iter_backward
+from ..grad_mode import detect_anomaly, enable_grad, is_anomaly_enabled, no_grad, set_detect_anomaly, set_grad_enabled
+from ..tensor import Tensor
+from . import functional, graph
+from .function import Function, FunctionCtx, once_differentiable
+from .gradcheck import gradcheck, gradgradcheck
+
+__all__ = [
+    "backward", "grad", "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
+    "functional", "graph", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "no_grad",
+    "enable_grad", "set_grad_enabled",
+]
+
+
+def _as_tuple(x):
+    if x is None:
+        return None
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _make_grads(outputs, grads):
+    """One gradient per output: given ones checked for shape, implicit ones for scalars."""
+    from ..creation import ones_like
+
+    new_grads = []
+    for index, (out, grad) in enumerate(zip(outputs, grads)):
+        if grad is None:
+            if out.requires_grad and out.numel() != 1:
+                raise RuntimeError(messages.IMPLICIT_GRAD_NOT_SCALAR)
+            new_grads.append(ones_like(out) if out.requires_grad else None)
+            continue
+        if not isinstance(grad, Tensor):
+            grad = Tensor._wrap(__import__("numpy").asarray(grad, dtype=out.dtype))
+        if grad.shape != out.shape:
+            raise RuntimeError(messages.SHAPE_MISMATCH.format(
+                index=index, grad_shape=messages.format_size(grad.shape),
+                output_shape=messages.format_size(out.shape)))
+        new_grads.append(grad if grad.dtype == out.dtype else grad.to(out.dtype))
+    return new_grads
+
+
+def _check_roots(outputs):
+    for index, out in enumerate(outputs):
+        if not out.requires_grad:
+            raise RuntimeError(messages.NO_GRAD_FN.format(index=index))
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
+             inputs=None, retain_variables=None):
+    """Accumulate the gradients of ``tensors`` into the ``.grad`` of the graph's leaves.
+
+    Args:
+        tensors: a tensor or a sequence of tensors to differentiate.
+        grad_tensors: the gradient with respect to each of them (the vector in the
+            vector-Jacobian product); None is allowed for single-element tensors.
+        retain_graph: keep the saved tensors for another backward (default: ``create_graph``).
+        create_graph: record this backward pass so it can be differentiated again.
+        inputs: accumulate only into these tensors (leaves or not).
+        retain_variables: PyTorch 0.2's name for ``retain_graph`` (deprecated).
+
+    Raises:
+        RuntimeError: with PyTorch's messages for a non-scalar output without a
+            gradient, a gradient of the wrong shape, an output outside the graph,
+            an empty ``inputs``, a freed graph or an in-place modified saved tensor.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> minigrad.autograd.backward([x * 2, x * x], [minigrad.ones(2), minigrad.ones(2)])
+    >>> x.grad
+    tensor([4., 6.])
+    """
+    if retain_variables is not None:
+        if retain_graph is not None:
+            raise ValueError(messages.RETAIN_VARIABLES_BOTH)
+        warnings.warn(messages.RETAIN_VARIABLES_DEPRECATED, DeprecationWarning, stacklevel=2)
+        retain_graph = retain_variables
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    if retain_graph is None:
+        retain_graph = create_graph
+    if inputs is not None:
+        inputs = _as_tuple(inputs)
+        if len(inputs) == 0:
+            raise RuntimeError(messages.EMPTY_INPUTS)
+        if any(not t.requires_grad for t in inputs):
+            raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
+    outputs = _as_tuple(tensors)
+    grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(messages.GRAD_COUNT_MISMATCH.format(tensors=len(outputs), grads=len(grads)))
+    grads = _make_grads(outputs, grads)
+    _check_roots(outputs)
+    if create_graph:
+        warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=2)
+    steps = iter_backward(outputs, grads, retain_graph, create_graph, inputs=inputs,
+                          accumulate_grad=True, record_values=bool(graph._observers))
+    for _ in graph._run(steps):
+        pass
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
+    """Return the gradients of ``outputs`` with respect to ``inputs``; no ``.grad`` is touched.
+
+    Args:
+        outputs: a tensor or a sequence of tensors.
+        inputs: the tensors to differentiate with respect to (leaves or not).
+        grad_outputs: the gradient with respect to each output (as ``grad_tensors``).
+        retain_graph: keep the saved tensors (default: ``create_graph``).
+        create_graph: make the returned gradients differentiable again.
+        allow_unused: return None (instead of raising) for inputs the outputs do not depend on.
+        materialize_grads: return zeros instead of None for them.
+
+    Returns:
+        A tuple with one gradient (or None) per input.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor(3.0, requires_grad=True)
+    >>> minigrad.autograd.grad(x ** 3, x)
+    (tensor(27.),)
+    """
+    if is_grads_batched:
+        raise NotImplementedError("minigrad does not implement is_grads_batched")
+    if materialize_grads and allow_unused is False:
+        raise ValueError(messages.ALLOW_UNUSED_WITH_MATERIALIZE)
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if retain_graph is None:
+        retain_graph = create_graph
+    outputs = _as_tuple(outputs)
+    inputs = _as_tuple(inputs)
+    if any(not t.requires_grad for t in inputs):
+        raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
+    grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
+    if len(grads) != len(outputs):
+        raise RuntimeError(messages.GRAD_COUNT_MISMATCH.format(tensors=len(outputs), grads=len(grads)))
+    grads = _make_grads(outputs, grads)
+    _check_roots(outputs)
+    results = [None] * len(inputs)
+    steps = iter_backward(outputs, grads, retain_graph, create_graph, inputs=inputs,
+                          accumulate_grad=False, record_values=bool(graph._observers))
+    for step in graph._run(steps):
+        for position, captured in step.captured:
+            results[position] = captured
+    for position, result in enumerate(results):
+        if result is None:
+            if not allow_unused:
+                raise RuntimeError(messages.UNUSED_INPUT.format(index=position))
+            if materialize_grads:
+                from ..creation import zeros_like
+
+                results[position] = zeros_like(inputs[position])
+    return tuple(results)

@@ -1,0 +1,1 @@
+"""Placeholder until autograd.functional lands (see issue #2 notes)."""

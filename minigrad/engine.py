@@ -1,0 +1,298 @@
+"""The backward pass: the chain rule, run over the graph one node at a time.
+
+Read this file top to bottom:
+
+1. ``_plan`` walks the graph from the outputs once, with an explicit stack
+   (no recursion, so a chain of a million nodes is fine), and counts for every
+   node how many edges point at it: its *dependencies*. With ``inputs=`` it
+   also works out which nodes lie on a path to those inputs, and prunes the rest.
+2. ``iter_backward`` puts the output gradients into per-node buffers and runs
+   a *ready queue*: a node is ready once every node that sends it a gradient
+   has run, so it runs exactly once, with the sum of everything it receives.
+   Running a node is the chain rule: ``node.backward(grad_outputs)`` returns
+   one gradient per input, and each is added into the buffer of the node
+   that produced that input (``next_functions``).
+3. After a node has run, ``retain_graph=False`` releases the tensors it saved
+   during the forward pass; a second backward through it then fails loudly.
+
+``iter_backward`` is a generator: it yields one ``BackwardStep`` per node, so
+``backward()`` and ``grad()`` are thin loops over it, and ``viz`` replays the
+very same steps to draw them.
+"""
+
+import heapq
+import itertools
+import warnings
+
+import numpy as np
+
+from . import messages
+from .function import AccumulateGrad, accumulate_into
+from .grad_mode import _state, set_grad_enabled
+
+
+class BackwardStep:
+    """What the engine did at one node: the record ``iter_backward`` yields.
+
+    Attributes:
+        index: 0 for the first node run, then 1, 2, ...
+        node: the Node.
+        executed: False if the node was only reached to capture a gradient
+            (``inputs=`` / ``autograd.grad``) or received no gradient.
+        grad_outputs: gradients with respect to the node's outputs (after hooks),
+            one per output.
+        grad_inputs: what ``node.backward`` returned, one per entry of
+            ``node.next_functions`` (None where no gradient flows); ``()`` for
+            ``AccumulateGrad``.
+        accumulated: ``(tensor, before, after)`` for each ``.grad`` written at this
+            step (a leaf's, a ``retain_grad()`` tensor's, a non-leaf ``inputs=``).
+            ``before``/``after`` are NumPy copies when values are recorded, else None.
+        captured: ``(position, grad)`` for each ``inputs[position]`` whose gradient was
+            taken at this node.
+        released: names of the saved tensors freed after the node ran.
+        pending: the live dependency counts (node -> edges still to arrive); copy
+            it to keep a snapshot.
+    """
+
+    __slots__ = ("index", "node", "executed", "grad_outputs", "grad_inputs",
+                 "accumulated", "captured", "released", "pending")
+
+    def __init__(self, index, node, executed, grad_outputs, grad_inputs, accumulated, captured, released, pending):
+        self.index = index
+        self.node = node
+        self.executed = executed
+        self.grad_outputs = grad_outputs
+        self.grad_inputs = grad_inputs
+        self.accumulated = accumulated
+        self.captured = captured
+        self.released = released
+        self.pending = pending
+
+    def __repr__(self):
+        return f"<BackwardStep {self.index}: {self.node.name()}>"
+
+
+def _plan(root_nodes, capture_nodes, execute_targets):
+    """Count dependencies, and with ``inputs=`` find the nodes that must run.
+
+    Args:
+        root_nodes: the nodes the output gradients enter at.
+        capture_nodes: nodes where a gradient is taken (``inputs=``), or None for
+            a plain backward that runs everything it reaches.
+        execute_targets: AccumulateGrad nodes that must run (leaf ``inputs=``).
+
+    Returns:
+        (dependencies, runs): ``dependencies[node]`` is the number of edges into
+        ``node`` from nodes that run; ``runs`` is None (everything runs) or the
+        set of nodes that run.
+    """
+    # Depth-first walk with an explicit stack; `order` lists each node after
+    # all nodes below it (post-order), which the pruning pass below needs.
+    seen = set(root_nodes)
+    order = []
+    stack = [(node, iter(node.next_functions)) for node in root_nodes]
+    while stack:
+        node, children = stack[-1]
+        for child, _ in children:
+            if child is not None and child not in seen:
+                seen.add(child)
+                stack.append((child, iter(child.next_functions)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+
+    runs = None
+    if capture_nodes is not None:
+        # A node runs if some path from it leads to a capture or a target.
+        runs = set()
+        for node in order:  # children come before their parents here
+            if node in execute_targets or any(
+                child in runs or child in capture_nodes for child, _ in node.next_functions if child is not None
+            ):
+                runs.add(node)
+
+    dependencies = dict.fromkeys(root_nodes, 0)
+    for node in order:
+        if runs is not None and node not in runs:
+            continue
+        for child, _ in node.next_functions:
+            if child is None:
+                continue
+            if runs is None or child in runs or child in capture_nodes:
+                dependencies[child] = dependencies.get(child, 0) + 1
+    return dependencies, runs
+
+
+def _add_to_buffer(buffers, node, output_nr, grad):
+    grads = buffers.get(node)
+    if grads is None:
+        grads = buffers[node] = [None] * node.num_outputs
+    grads[output_nr] = grad if grads[output_nr] is None else grads[output_nr] + grad
+
+
+def _validate(node, grad_inputs):
+    """Make each returned gradient fit its input: same count, shape and dtype.
+
+    A gradient of a broadcast input arrives with the broadcast shape; summing
+    it back down to the input's shape is the adjoint of broadcasting, done
+    here once so that every op's backward can stay the textbook formula.
+    """
+    if not isinstance(grad_inputs, tuple):
+        grad_inputs = (grad_inputs,)
+    if len(grad_inputs) != len(node.next_functions):
+        raise RuntimeError(messages.WRONG_NUMBER_OF_GRADIENTS.format(
+            name=node.name(), expected=len(node.next_functions), got=len(grad_inputs)))
+    fitted = []
+    for index, (grad, (shape, dtype)) in enumerate(zip(grad_inputs, node._input_meta)):
+        if grad is None or node.next_functions[index][0] is None:
+            fitted.append(None)
+            continue
+        if grad.shape != shape:
+            try:
+                np.broadcast_shapes(shape, grad.shape)
+                grad = grad.sum_to_size(shape)
+            except (ValueError, RuntimeError):
+                raise RuntimeError(messages.INVALID_GRADIENT_SHAPE.format(
+                    name=node.name(), index=index, got=messages.format_shape(grad.shape),
+                    expected=messages.format_shape(shape))) from None
+        if grad.dtype != dtype:
+            grad = grad.to(dtype)
+        fitted.append(grad)
+    return tuple(fitted)
+
+
+def _check_nan(node, grad_inputs):
+    for index, grad in enumerate(grad_inputs):
+        if grad is not None and np.isnan(grad._data).any():
+            if node._forward_trace:
+                warnings.warn(messages.ANOMALY_TRACE.format(name=node.name(), trace=node._forward_trace),
+                              UserWarning, stacklevel=4)
+            raise RuntimeError(messages.ANOMALY_NAN.format(name=node.name(), index=index))
+
+
+def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
+                  inputs=None, accumulate_grad=True, record_values=False):
+    """Run the backward pass, yielding a ``BackwardStep`` after each node.
+
+    Args:
+        roots: the output tensors (each must have a ``grad_fn`` or require grad).
+        root_grads: d(loss)/d(root) for each root, already of the root's shape.
+        retain_graph: if False, each node releases its saved tensors after running.
+        create_graph: record the backward computations, for higher derivatives.
+        inputs: None, or the tensors whose gradients are wanted; then only
+            nodes on a path to them run.
+        accumulate_grad: True for ``backward()`` (write ``.grad``), False for
+            ``grad()`` (only capture, report in ``BackwardStep.captured``).
+        record_values: put NumPy copies of ``.grad`` before/after in each step.
+
+    Yields:
+        BackwardStep
+    """
+    root_edges = [root._gradient_edge() for root in roots]
+    root_nodes = list(dict.fromkeys(node for node, _ in root_edges))
+
+    # Where gradients are taken: {(node, output_nr): [positions in inputs]}.
+    captures, capture_nodes, execute_targets = {}, None, set()
+    if inputs is not None:
+        for position, tensor in enumerate(inputs):
+            node, output_nr = tensor._gradient_edge()
+            if accumulate_grad and tensor.grad_fn is None:
+                execute_targets.add(node)  # a leaf: its AccumulateGrad runs
+            else:
+                captures.setdefault((node, output_nr), []).append(position)
+        capture_nodes = {node for node, _ in captures}
+
+    pending, runs = _plan(root_nodes, capture_nodes, execute_targets)
+    buffers = {}
+    ready = []
+    tiebreak = itertools.count()  # heap entries must never compare two nodes
+
+    def send(node, output_nr, grad):
+        """Deliver one incoming edge to ``node``; queue it when its last edge arrived."""
+        if grad is not None:
+            _add_to_buffer(buffers, node, output_nr, grad)
+        pending[node] -= 1
+        if pending[node] == 0:
+            # Newest node first, as PyTorch's engine does (AccumulateGrad's
+            # sequence number is infinite, so leaves are filled right away).
+            heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
+
+    for node in root_nodes:
+        pending[node] += sum(1 for n, _ in root_edges if n is node)
+    for (node, output_nr), grad in zip(root_edges, root_grads):
+        send(node, output_nr, grad)
+
+    for index in itertools.count():
+        if not ready:
+            return
+        _, _, node = heapq.heappop(ready)
+        grads = buffers.pop(node, None) or [None] * node.num_outputs
+        accumulated, captured = [], []
+
+        # 1. Hooks on the tensors this node produced, retain_grad, captures.
+        for output_nr, grad in enumerate(grads):
+            if grad is None:
+                continue
+            for hook in tuple(node._tensor_hooks(output_nr)):
+                new = hook(grad)
+                if new is not None:
+                    grad = new
+            grads[output_nr] = grad
+            retained = node._retained_tensor(output_nr)
+            if retained is not None:
+                accumulated.append(_accumulate(retained, grad, create_graph, record_values))
+            for position in captures.get((node, output_nr), ()):
+                captured.append((position, grad))
+                if accumulate_grad and retained is None:
+                    accumulated.append(_accumulate(inputs[position], grad, create_graph, record_values))
+
+        runs_here = (runs is None or node in runs) and any(g is not None for g in grads)
+        if not runs_here:
+            if runs is None or node in runs:  # ran with nothing to send: still release the edges
+                for child, output_nr in node.next_functions:
+                    if child is not None:
+                        send(child, output_nr, None)
+            yield BackwardStep(index, node, False, tuple(grads), (), tuple(accumulated),
+                               tuple(captured), (), pending)
+            continue
+
+        # 2. Pre-hooks, then the chain rule itself, then post-hooks.
+        for hook in tuple(node._pre_hooks):
+            new = hook(tuple(grads))
+            if new is not None:
+                grads = list(new)
+        if isinstance(node, AccumulateGrad):
+            accumulated.append(_accumulate(node.variable, grads[0], create_graph, record_values))
+            grad_inputs = ()
+        else:
+            with set_grad_enabled(create_graph):
+                grad_inputs = _validate(node, node.backward(*grads))
+            if _state.anomaly_enabled and _state.anomaly_check_nan:
+                _check_nan(node, grad_inputs)
+        for hook in tuple(node._post_hooks):
+            new = hook(grad_inputs, tuple(grads))
+            if new is not None:
+                grad_inputs = tuple(new)
+
+        # 3. Free what the forward pass saved, unless asked to keep it.
+        released = () if retain_graph else node.release()
+
+        # 4. Pass each input's gradient on to the node that produced that input.
+        for (child, output_nr), grad in zip(node.next_functions, grad_inputs):
+            if child is not None and (runs is None or child in runs or child in capture_nodes):
+                send(child, output_nr, grad)
+
+        yield BackwardStep(index, node, True, tuple(grads), grad_inputs, tuple(accumulated),
+                           tuple(captured), released, pending)
+
+
+def _accumulate(tensor, grad, create_graph, record_values):
+    """Add ``grad`` into ``tensor.grad`` and describe it for the step record."""
+    before = None
+    if record_values and tensor._grad is not None:
+        before = tensor._grad._data.copy()
+    with set_grad_enabled(create_graph):
+        accumulate_into(tensor, grad)
+    after = tensor._grad._data.copy() if record_values else None
+    return (tensor, before, after)

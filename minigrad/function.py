@@ -1,0 +1,299 @@
+"""The graph's nodes: what a forward op leaves behind for backward.
+
+Every differentiable op is a subclass of ``Node`` with two methods:
+
+* ``forward(self, *arrays, **params)`` computes the result from NumPy arrays;
+* ``backward(self, grad)`` returns one gradient per input, built from minigrad
+  Tensor ops, so that the backward pass can itself be recorded
+  (``create_graph=True``) with no extra code.
+
+``Node.apply`` runs ``forward``, wraps the result in a Tensor and, when
+gradients are needed, links the node into the graph: ``next_functions`` points
+at the nodes that produced the inputs (or at an ``AccumulateGrad`` for a leaf)
+and the tensors named in ``saves`` are kept for backward until the engine
+releases them.
+
+This module is PyTorch's ``torch.autograd.graph.Node``; the user-facing
+``minigrad.autograd.Function`` (with ``ctx``) lives in ``autograd/function.py``
+and builds nodes of this kind.
+"""
+
+import itertools
+import traceback
+import weakref
+
+import numpy as np
+
+from . import messages
+from .grad_mode import _state
+
+# Creation order of nodes: the engine runs the newest ready node first (as
+# PyTorch does), and viz numbers nodes by it so pictures are stable.
+_sequence = itertools.count()
+
+
+class RemovableHandle:
+    """Returned by every ``register_*hook``; ``handle.remove()`` takes the hook away."""
+
+    __slots__ = ("_hooks", "_hook")
+
+    def __init__(self, hooks, hook):
+        self._hooks = hooks
+        self._hook = hook
+
+    def remove(self):
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+class SavedTensor:
+    """A tensor a node keeps for its backward, with the version it had when saved.
+
+    Unpacking checks the version counter, so an in-place change after the
+    forward pass is an error rather than a silently wrong gradient.
+    A node's own output is kept as its array only (not the Tensor, which points
+    back at the node): unpacking rebuilds a Tensor whose ``grad_fn`` is the node.
+    """
+
+    __slots__ = ("tensor", "data", "version_counter", "version", "is_output", "requires_grad")
+
+    def __init__(self, tensor, is_output):
+        self.is_output = is_output
+        self.version_counter = tensor._shared_version_counter()
+        self.version = self.version_counter.value
+        if is_output:
+            self.tensor = None
+            self.data = tensor._data
+            self.requires_grad = tensor.requires_grad
+        else:
+            self.tensor = tensor
+            self.data = None
+
+    def unpack(self, node):
+        from .tensor import Tensor
+
+        if self.version_counter.value != self.version:
+            if self.is_output:
+                what, owner = self.data, node
+            else:
+                what, owner = self.tensor, self.tensor.grad_fn
+            which = f", which is output 0 of {messages.op_name(owner.name())}" if owner is not None else ""
+            raise RuntimeError(
+                messages.INPLACE_VERSION.format(
+                    what=messages.legacy_type(Tensor._wrap(np.asarray(what)) if self.is_output else what),
+                    which=which,
+                    version=self.version_counter.value,
+                    expected=self.version,
+                )
+            )
+        if not self.is_output:
+            return self.tensor
+        t = Tensor._wrap(self.data)
+        if self.requires_grad:
+            t._requires_grad = True
+            t.grad_fn = node
+        t._version_counter = self.version_counter
+        return t
+
+
+class Node:
+    """A node of the backward graph (PyTorch's ``torch.autograd.graph.Node``).
+
+    Attributes:
+        next_functions: one ``(node, output_nr)`` pair per input: where the
+            gradient for that input goes next (``(None, 0)`` if it needs none).
+        needs_input_grad: one bool per input.
+        metadata: a dict free for the user (and for viz) to annotate the node.
+    """
+
+    #: Names of the tensors to keep for backward: input names from
+    #: ``input_names``, or ``"result"`` for the output.
+    saves = ()
+    #: How the inputs are named in ``_saved_<name>`` (PyTorch's names).
+    input_names = ("self", "other")
+    #: Plain (non-tensor) values forward stores as attributes, readable as ``_saved_<name>``.
+    saved_params = ()
+
+    def __init__(self):
+        self.next_functions = ()
+        self.needs_input_grad = ()
+        self.metadata = {}
+        self._sequence_nr = next(_sequence)
+        self._saved = {}
+        self._released = False
+        self._input_meta = ()
+        self._pre_hooks = []
+        self._post_hooks = []
+        self._tensor_pre_hooks = None  # {output_nr: [hook]} for non-leaf tensor hooks
+        self._retain_grad = None  # {output_nr: weakref to the tensor}
+        self._forward_trace = None
+        self._name = None
+
+    # --- building the graph ---------------------------------------------------
+    @classmethod
+    def apply(cls, *inputs, **params):
+        """Run the op on Tensors and record it in the graph if any input needs a gradient."""
+        from .tensor import Tensor
+
+        node = cls()
+        result = Tensor._wrap(node.forward(*[t._data for t in inputs], **params))
+        if _state.grad_enabled and any(t._requires_grad for t in inputs):
+            node._connect(inputs, result)
+        return result
+
+    def _connect(self, inputs, result):
+        """Link this node into the graph as the creator of ``result``."""
+        self.next_functions = tuple(t._gradient_edge() for t in inputs)
+        self.needs_input_grad = tuple(t._requires_grad for t in inputs)
+        self._input_meta = tuple((t._data.shape, t._data.dtype) for t in inputs)
+        result._requires_grad = True
+        result.grad_fn = self
+        for name in self.saves:
+            if name == "result":
+                self._saved[name] = SavedTensor(result, is_output=True)
+            else:
+                self._saved[name] = SavedTensor(inputs[self.input_names.index(name)], is_output=False)
+        if _state.anomaly_enabled:
+            self._forward_trace = "".join(traceback.format_stack()[:-3])
+
+    def forward(self, *arrays, **params):
+        raise NotImplementedError(f"{type(self).__name__} must define forward")
+
+    def backward(self, *grads):
+        raise NotImplementedError(f"{type(self).__name__} must define backward")
+
+    # --- saved tensors ---------------------------------------------------------
+    @property
+    def saved_tensors(self):
+        """The tensors named in ``saves``, in that order; an error once released."""
+        if self._released:
+            raise RuntimeError(messages.FREED_GRAPH)
+        return tuple(self._saved[name].unpack(self) for name in self.saves)
+
+    def __getattr__(self, attribute):
+        # ``_saved_self``, ``_saved_result`` ...: PyTorch's way to peek at saved tensors.
+        if attribute.startswith("_saved_"):
+            name = attribute[len("_saved_"):]
+            if name in type(self).saves:
+                if self.__dict__["_released"]:
+                    raise RuntimeError(messages.FREED_GRAPH)
+                return self.__dict__["_saved"][name].unpack(self)
+            if name in type(self).saved_params:
+                return self.__dict__[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attribute}'")
+
+    def release(self):
+        """Drop the saved tensors (what ``retain_graph=False`` does after this node ran).
+
+        Returns:
+            tuple of the names released (empty if nothing was saved or already released).
+        """
+        if self._released or not self._saved:
+            return ()
+        names = tuple(self._saved)
+        self._saved = {}
+        self._released = True
+        return names
+
+    @property
+    def released(self):
+        """True once ``release()`` has dropped this node's saved tensors."""
+        return self._released
+
+    @property
+    def saved_tensor_names(self):
+        """The names this node saves (``("self", "other")``), released or not."""
+        return tuple(type(self).saves)
+
+    # --- identity and hooks ----------------------------------------------------
+    def name(self):
+        """PyTorch's name for this node, e.g. ``"MulBackward0"``."""
+        return self._name or f"{type(self).__name__}Backward0"
+
+    def register_prehook(self, hook):
+        """``hook(grad_outputs) -> None or new grad_outputs`` runs before the node."""
+        self._pre_hooks.append(hook)
+        return RemovableHandle(self._pre_hooks, hook)
+
+    def register_hook(self, hook):
+        """``hook(grad_inputs, grad_outputs) -> None or new grad_inputs`` runs after it."""
+        self._post_hooks.append(hook)
+        return RemovableHandle(self._post_hooks, hook)
+
+    def _register_tensor_pre_hook(self, output_nr, hook):
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        hooks = self._tensor_pre_hooks.setdefault(output_nr, [])
+        hooks.append(hook)
+        return RemovableHandle(hooks, hook)
+
+    def _tensor_hooks(self, output_nr):
+        """Hooks on the tensor that is output ``output_nr`` of this node (leaf: the tensor's)."""
+        if self._tensor_pre_hooks is None:
+            return ()
+        return self._tensor_pre_hooks.get(output_nr, ())
+
+    def _retained_tensor(self, output_nr):
+        if self._retain_grad is None:
+            return None
+        ref = self._retain_grad.get(output_nr)
+        return ref() if ref is not None else None
+
+    @property
+    def num_outputs(self):
+        return 1
+
+    def __repr__(self):
+        return f"<{self.name()} object>"
+
+
+class AccumulateGrad(Node):
+    """The sink for a leaf: adds the incoming gradient into ``variable.grad``.
+
+    PyTorch keeps one per leaf while a graph uses it; so does minigrad, through
+    a weak reference on the tensor.
+    """
+
+    def __init__(self, variable):
+        super().__init__()
+        self.variable = variable
+        # PyTorch gives AccumulateGrad the largest sequence number, so a leaf's
+        # gradient is stored as soon as it is complete.
+        self._sequence_nr = float("inf")
+        self._input_meta = ((variable._data.shape, variable._data.dtype),)
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
+
+    def _tensor_hooks(self, output_nr):
+        return self.variable._hooks or ()
+
+    def _retained_tensor(self, output_nr):
+        return None
+
+    def backward(self, grad):
+        accumulate_into(self.variable, grad)
+        return ()
+
+
+def accumulate_into(tensor, grad):
+    """Add ``grad`` into ``tensor.grad`` as PyTorch does.
+
+    Without ``create_graph`` the sum is written in place into the existing
+    ``.grad`` (so a reference to it sees the new value); while recording,
+    the sum is a new Tensor with its own ``grad_fn``.
+    """
+    old = tensor._grad
+    if old is None:
+        # Copy: the incoming gradient may be shared with another input (Add
+        # sends the same tensor to both sides) or be the user's `gradient=`.
+        tensor._grad = grad if _state.grad_enabled else grad._detached_copy()
+    elif _state.grad_enabled or old._requires_grad:
+        tensor._grad = old + grad
+    else:
+        np.add(old._data, grad._data, out=old._data, casting="unsafe")
+        old._version_counter.value += 1
+    for hook in tensor._post_accumulate_hooks or ():
+        hook(tensor)
+
+

@@ -1,0 +1,181 @@
+"""Grad mode and anomaly mode: two switches that the engine and every op read.
+
+Grad mode decides whether an op records a node in the graph. Anomaly mode makes
+the engine check every gradient it computes for NaN and name the forward op
+that created the failing node. Both are per thread, as in PyTorch.
+"""
+
+import functools
+import threading
+
+
+class _State(threading.local):
+    grad_enabled = True
+    anomaly_enabled = False
+    anomaly_check_nan = True
+
+
+_state = _State()
+
+
+def is_grad_enabled():
+    """Return True if operations are currently being recorded.
+
+    >>> import minigrad
+    >>> minigrad.is_grad_enabled()
+    True
+    >>> with minigrad.no_grad():
+    ...     minigrad.is_grad_enabled()
+    False
+    """
+    return _state.grad_enabled
+
+
+class _GradModeContext:
+    """Base for the grad-mode switches: a context manager that is also a decorator."""
+
+    mode = True
+
+    def __enter__(self):
+        self._previous = _state.grad_enabled
+        _state.grad_enabled = self.mode
+
+    def __exit__(self, *exc_info):
+        _state.grad_enabled = self._previous
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with self.__class__():
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+class no_grad(_GradModeContext):
+    """Do not record operations: results have no ``grad_fn`` and do not require grad.
+
+    Usable as ``with minigrad.no_grad():`` or as a decorator ``@minigrad.no_grad()``.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> with minigrad.no_grad():
+    ...     y = x * 2
+    >>> y.requires_grad
+    False
+    """
+
+    mode = False
+
+
+class enable_grad(_GradModeContext):
+    """Record operations again, even inside ``no_grad``.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor(1.0, requires_grad=True)
+    >>> with minigrad.no_grad():
+    ...     with minigrad.enable_grad():
+    ...         y = x * 2
+    >>> y.requires_grad
+    True
+    """
+
+    mode = True
+
+
+class inference_mode(no_grad):
+    """PyTorch's faster cousin of ``no_grad``.
+
+    NB: here it is simply ``no_grad``; PyTorch's inference tensors, which may
+    never enter autograd later, are not modelled.
+    """
+
+    def __init__(self, mode=True):
+        self.mode = not mode
+
+
+class set_grad_enabled(_GradModeContext):
+    """Switch recording on or off: as a function call, a context manager or a decorator.
+
+    Args:
+        mode (bool): True to record operations, False not to.
+
+    >>> import minigrad
+    >>> _ = minigrad.set_grad_enabled(False)
+    >>> minigrad.is_grad_enabled()
+    False
+    >>> _ = minigrad.set_grad_enabled(True)
+    """
+
+    def __init__(self, mode):
+        # Like PyTorch, the switch takes effect at construction, so a plain
+        # call works; __enter__ then only remembers what to restore.
+        self._previous = _state.grad_enabled
+        self.mode = bool(mode)
+        _state.grad_enabled = self.mode
+
+    def __enter__(self):
+        pass
+
+    def __exit__(self, *exc_info):
+        _state.grad_enabled = self._previous
+        return False
+
+    def __call__(self, fn):
+        _state.grad_enabled = self._previous
+        mode = self.mode
+
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with set_grad_enabled(mode):
+                return fn(*args, **kwargs)
+
+        return wrapper
+
+
+def is_anomaly_enabled():
+    """Return True inside ``detect_anomaly()`` or after ``set_detect_anomaly(True)``."""
+    return _state.anomaly_enabled
+
+
+class detect_anomaly:
+    """Check every gradient backward computes and name the op that produced a NaN.
+
+    Inside this context each node remembers where in your code the forward
+    operation that created it was called. If a node's backward returns NaN,
+    the engine raises ``RuntimeError: Function 'XBackward0' returned nan values
+    in its 0th output.`` and warns with that forward traceback.
+
+    Args:
+        check_nan (bool): raise on NaN gradients (default True).
+    """
+
+    def __init__(self, check_nan=True):
+        self.check_nan = check_nan
+
+    def __enter__(self):
+        self._previous = (_state.anomaly_enabled, _state.anomaly_check_nan)
+        _state.anomaly_enabled = True
+        _state.anomaly_check_nan = self.check_nan
+
+    def __exit__(self, *exc_info):
+        _state.anomaly_enabled, _state.anomaly_check_nan = self._previous
+        return False
+
+
+class set_detect_anomaly(detect_anomaly):
+    """Turn anomaly detection on or off: as a call or as a context manager.
+
+    Args:
+        mode (bool): on or off.
+        check_nan (bool): raise on NaN gradients (default True).
+    """
+
+    def __init__(self, mode, check_nan=True):
+        self._previous = (_state.anomaly_enabled, _state.anomaly_check_nan)
+        _state.anomaly_enabled = bool(mode)
+        _state.anomaly_check_nan = check_nan
+
+    def __enter__(self):
+        pass

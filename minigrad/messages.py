@@ -1,0 +1,170 @@
+"""Every error and warning text minigrad raises, in one place.
+
+The first sentence of each is PyTorch's wording, so that what a learner reads
+here is what PyTorch would tell them (with ``torch`` read as ``minigrad``).
+Where a plain-language hint helps, it follows after a blank line, starting
+with "In plain words:".
+"""
+
+import re
+
+from . import dtypes
+
+
+def _hint(message, hint):
+    return f"{message}\n\nIn plain words: {hint}"
+
+
+NOT_FLOATING_REQUIRES_GRAD_FACTORY = _hint(
+    "Only Tensors of floating point and complex dtype can require gradients",
+    "gradients are about small changes, and whole numbers cannot change a little; "
+    "make the tensor float first, e.g. dtype=minigrad.float32.",
+)
+NOT_FLOATING_REQUIRES_GRAD_ATTRIBUTE = _hint(
+    "only Tensors of floating point and complex dtype can require gradients",
+    "gradients are about small changes, and whole numbers cannot change a little; "
+    "convert with t.float() first.",
+)
+NOT_FLOATING_REQUIRES_GRAD_METHOD = _hint(
+    "only Tensors of floating point dtype can require gradients",
+    "gradients are about small changes, and whole numbers cannot change a little; "
+    "convert with t.float() first.",
+)
+NON_LEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a "
+    "computed variable in a subgraph that doesn't require differentiation use "
+    "var_no_grad = var.detach()."
+)
+IMPLICIT_GRAD_NOT_SCALAR = _hint(
+    "grad can be implicitly created only for scalar outputs",
+    "backward() with no argument means 'd(output)/d(output) = 1', which only makes sense "
+    "for a single number. For a tensor output, pass gradient= a tensor of its shape "
+    "(the vector in the vector-Jacobian product), or reduce it first, e.g. y.sum().backward().",
+)
+NO_GRAD_FN = _hint(
+    "element {index} of tensors does not require grad and does not have a grad_fn",
+    "this tensor was not computed from anything that requires grad (or was computed "
+    "under no_grad()), so there is no graph to go back through.",
+)
+FREED_GRAPH = _hint(
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the graph "
+    "are freed when you call .backward() or autograd.grad(). Specify retain_graph=True if "
+    "you need to backward through the graph a second time or if you need to access saved "
+    "tensors after calling backward.",
+    "the first backward threw away the values this node kept from the forward pass, "
+    "to save memory. Run the forward pass again, or pass retain_graph=True to the first backward.",
+)
+INPLACE_VERSION = _hint(
+    "one of the variables needed for gradient computation has been modified by an "
+    "inplace operation: [{what}]{which}, is at version {version}; expected version "
+    "{expected} instead. Hint: enable anomaly detection to find the operation that failed "
+    "to compute its gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).",
+    "a node saved this tensor during the forward pass to compute its gradient, and the "
+    "tensor was changed in place afterwards, so the saved value is gone. Use the "
+    "out-of-place form (y = y + 1 instead of y += 1), or clone() before changing it.",
+)
+LEAF_INPLACE = _hint(
+    "a leaf Variable that requires grad is being used in an in-place operation.",
+    "changing a parameter in place would erase the value its gradient is measured at. "
+    "Do parameter updates inside `with minigrad.no_grad():`.",
+)
+NUMPY_REQUIRES_GRAD = "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+NON_LEAF_GRAD_ACCESS = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
+    "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
+    "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
+    "See github.com/pytorch/pytorch/pull/30531 for more information."
+)
+EMPTY_INPUTS = "`inputs` argument to `backward()` cannot be empty."
+UNUSED_INPUT = _hint(
+    "The differentiated Tensor at index {index} appears to not have been used in the graph. "
+    "Set allow_unused=True if this is the desired behavior.",
+    "no path leads from the output back to this input, so its gradient is not zero but "
+    "undefined; allow_unused=True returns None for it (materialize_grads=True returns zeros).",
+)
+INPUT_NOT_REQUIRING_GRAD = "One of the differentiated Tensors does not require grad"
+ALLOW_UNUSED_WITH_MATERIALIZE = (
+    "Expected allow_unused to be True or not passed when materialize_grads=True, "
+    "but got: allow_unused=False."
+)
+ITEM_NOT_ONE_ELEMENT = "a Tensor with {numel} elements cannot be converted to Scalar"
+RETAIN_GRAD_NO_REQUIRES_GRAD = "can't retain_grad on Tensor that has requires_grad=False"
+HOOK_NO_REQUIRES_GRAD = "cannot register a hook on a tensor that doesn't require gradient"
+GRAD_COUNT_MISMATCH = "got {tensors} tensors and {grads} gradients"
+SHAPE_MISMATCH = _hint(
+    "Mismatch in shape: grad_output[{index}] has a shape of {grad_shape} and "
+    "output[{index}] has a shape of {output_shape}.",
+    "the gradient you pass to backward() holds d(loss)/d(output) for every element of "
+    "the output, so it must have exactly the output's shape.",
+)
+INVALID_GRADIENT_SHAPE = (
+    "Function {name} returned an invalid gradient at index {index} - got {got} but "
+    "expected shape compatible with {expected}"
+)
+WRONG_NUMBER_OF_GRADIENTS = (
+    "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
+)
+RETAIN_VARIABLES_BOTH = "only one of retain_graph and retain_variables can be specified"
+RETAIN_VARIABLES_DEPRECATED = (
+    "retain_variables option is deprecated and will be removed in 0.3. Use retain_graph instead."
+)
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this function, "
+    "make sure to reset the .grad fields of your parameters to None after use to break the "
+    "cycle and avoid the leak."
+)
+ANOMALY_NAN = "Function '{name}' returned nan values in its {index}th output."
+ANOMALY_TRACE = "Error detected in {name}. Traceback of forward call that caused the error:\n{trace}"
+ANOMALY_ENABLED = (
+    "Anomaly Detection has been enabled. This mode will increase the runtime and should "
+    "only be enabled for debugging."
+)
+BROADCAST_SHAPES = (
+    "The size of tensor a ({a}) must match the size of tensor b ({b}) at non-singleton dimension {dim}"
+)
+MATMUL_SHAPES = "mat1 and mat2 shapes cannot be multiplied ({r1}x{c1} and {r2}x{c2})"
+
+
+def format_shape(shape):
+    """A shape as PyTorch prints it in messages: ``torch.Size([2, 3])`` becomes ``[2, 3]``."""
+    return "[" + ", ".join(str(s) for s in shape) + "]"
+
+
+def format_size(shape):
+    """``minigrad.Size([2, 3])``: PyTorch's ``torch.Size`` wording, with our name."""
+    return f"minigrad.Size({format_shape(shape)})"
+
+
+def legacy_type(tensor):
+    """``minigrad.FloatTensor [2, 3]``, as PyTorch names a tensor in the in-place error."""
+    name = dtypes.LEGACY_TYPE_NAMES.get(tensor.dtype, "Tensor")
+    return f"minigrad.{name} {format_shape(tensor.shape)}"
+
+
+def op_name(node_name):
+    """``ExpBackward0`` -> ``Exp``: how PyTorch names the forward op in messages."""
+    return re.sub(r"Backward\d*$", "", node_name)
+STALE_VIEW = _hint(
+    "this tensor's data was changed in place through another tensor that shares its "
+    "memory (a view or its base) after it was computed, so its grad_fn no longer "
+    "describes its value.",
+    "PyTorch rewrites the graph of views in this case; minigrad keeps views simple and "
+    "refuses instead of giving a wrong gradient. clone() the tensor before changing it in place.",
+)
+VIEW_INPLACE_RECORDED = _hint(
+    "minigrad does not record in-place operations on a view (a tensor that shares "
+    "memory with another) while gradients are being tracked.",
+    "PyTorch supports this by rewriting the base tensor's graph; minigrad keeps views "
+    "simple. clone() the view first, or do the change inside `with minigrad.no_grad():`.",
+)
+LEAF_VIEW_INPLACE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+OVERLAPPING_WRITE = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation."
+)

@@ -1,0 +1,173 @@
+"""In-place ops: ``add_``, ``x += 1``, ``x[i] = v`` ... change a tensor's own memory.
+
+Autograd must know, because a node may have saved this very tensor for its
+backward. So every in-place op (1) refuses on a leaf that requires grad while
+recording, (2) computes the new value with the ordinary out-of-place op, so the
+graph gets the right node, (3) writes it into the tensor's memory, (4) bumps
+the tensor's version counter, which saved-tensor checks compare against, and
+(5) moves the tensor's history: its ``grad_fn`` becomes the new node.
+"""
+
+import numpy as np
+
+from .. import dtypes, messages
+from ..function import Node, SavedTensor
+from ..grad_mode import _state
+from ..tensor import Tensor
+from . import elementwise, shape
+from .operands import as_tensor
+
+
+def _check_allowed(tensor, other=None):
+    if not _state.grad_enabled:
+        return
+    if tensor.grad_fn is None and tensor._requires_grad:
+        raise RuntimeError(messages.LEAF_INPLACE)
+    if tensor._base is not None:
+        if tensor._base.grad_fn is None and tensor._base._requires_grad:
+            raise RuntimeError(messages.LEAF_VIEW_INPLACE)
+        if tensor._requires_grad or (isinstance(other, Tensor) and other._requires_grad):
+            raise RuntimeError(messages.VIEW_INPLACE_RECORDED)
+
+
+def _snapshot(tensor):
+    """The tensor as it is now, to be saved by the node about to overwrite it."""
+    old = Tensor._wrap(tensor._data.copy())
+    old._requires_grad, old.grad_fn, old.output_nr = tensor._requires_grad, tensor.grad_fn, tensor.output_nr
+    return old
+
+
+def _write(tensor, result):
+    """Steps 3-5: store ``result`` (a fresh tensor from an out-of-place op) in ``tensor``."""
+    if result.shape != tensor.shape:
+        raise RuntimeError(
+            f"output with shape {messages.format_shape(tensor.shape)} doesn't match the broadcast shape "
+            f"{messages.format_shape(result.shape)}")
+    if not np.can_cast(result.dtype, tensor.dtype, casting="same_kind"):
+        names = {"f": "Float", "i": "Long", "b": "Bool"}
+        raise RuntimeError(f"result type {names.get(result.dtype.kind, result.dtype)} can't be cast to the "
+                           f"desired output type {names.get(tensor.dtype.kind, tensor.dtype)}")
+    if not tensor._data.flags.writeable:
+        raise RuntimeError(messages.OVERLAPPING_WRITE)
+    np.copyto(tensor._data, result._data, casting="same_kind")
+    counter = tensor._shared_version_counter()
+    counter.value += 1
+    node = result.grad_fn
+    if node is not None:
+        tensor.grad_fn, tensor._requires_grad, tensor.output_nr = node, True, 0
+        tensor._graph_version = counter.value
+        for saved in node._saved.values():
+            if saved.is_output:  # the node's output is this tensor now
+                saved.version_counter, saved.version = counter, counter.value
+    return tensor
+
+
+def _in_place(out_of_place, tensor, *args, **kwargs):
+    other = args[0] if args else None
+    _check_allowed(tensor, other)
+    source = tensor
+    if _state.grad_enabled and tensor._requires_grad:
+        # The node will keep `self` for backward; keep today's values, not tomorrow's.
+        source = _snapshot(tensor)
+    return _write(tensor, out_of_place(source, *args, **kwargs))
+
+
+def add_(input, other, *, alpha=1):
+    return _in_place(elementwise.add, input, other, alpha=alpha)
+
+
+def sub_(input, other, *, alpha=1):
+    return _in_place(elementwise.sub, input, other, alpha=alpha)
+
+
+def mul_(input, other):
+    return _in_place(elementwise.mul, input, other)
+
+
+def div_(input, other):
+    return _in_place(elementwise.div, input, other)
+
+
+def clamp_(input, min=None, max=None):
+    return _in_place(elementwise.clamp, input, min=min, max=max)
+
+
+class Fill(Node):
+    """z = a constant        grad_x = 0 (the old values no longer matter)"""
+
+    def name(self):
+        return "ZeroBackward0" if self.value == 0 else "FillBackward0"
+
+    def forward(self, x, value):
+        self.value = value
+        return np.full_like(x, value)
+
+    def backward(self, grad):
+        return grad * 0
+
+
+class Copy(Node):
+    """z = src (broadcast, in self's dtype)        grad_self = 0,  grad_src = grad"""
+
+    def name(self):
+        return "CopyBackwards"
+
+    def forward(self, x, src):
+        return np.broadcast_to(src, x.shape).astype(x.dtype)
+
+    def backward(self, grad):
+        return grad * 0, grad
+
+
+class SetItem(Node):
+    """z = x with z[index] = value        grad_x = grad with index zeroed,  grad_value = grad[index]"""
+
+    def name(self):
+        return "CopySlices"
+
+    def forward(self, x, value, index):
+        self.index = index
+        out = x.copy()
+        out[index] = value
+        return out
+
+    def backward(self, grad):
+        keep = np.ones(grad.shape, dtype=grad.dtype)
+        keep[self.index] = 0
+        return grad * Tensor._wrap(keep), grad[self.index]
+
+
+def zero_(input):
+    """Fill with zeros, in place."""
+    return fill_(input, 0)
+
+
+def fill_(input, value):
+    """Fill with ``value``, in place."""
+    _check_allowed(input)
+    return _write(input, Fill.apply(input, value=value))
+
+
+def copy_(input, src):
+    """Copy ``src`` (broadcast) into ``input``, in place."""
+    src = as_tensor(src)
+    _check_allowed(input, src)
+    source = _snapshot(input) if _state.grad_enabled and input._requires_grad else input
+    return _write(input, Copy.apply(source, src))
+
+
+def setitem_(input, index, value):
+    """``input[index] = value``."""
+    index = shape._to_numpy_index(index)
+    value = as_tensor(value, input.dtype if not isinstance(value, Tensor) else None)
+    _check_allowed(input, value)
+    source = _snapshot(input) if _state.grad_enabled and input._requires_grad else input
+    try:
+        result = SetItem.apply(source, value, index=index)
+    except ValueError as e:
+        raise RuntimeError(str(e)) from None
+    return _write(input, result)
+
+
+def is_floating_point(input):
+    return dtypes.is_floating(input.dtype)

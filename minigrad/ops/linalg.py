@@ -1,0 +1,90 @@
+"""Matrix multiplication, the one op that mixes elements across a dimension.
+
+``z = x @ y`` has VJPs ``grad_x = grad @ y^T`` and ``grad_y = x^T @ grad``.
+1-D operands are treated as a row (left) or a column (right) vector, as
+NumPy and PyTorch do, and extra leading dims are batch dims that broadcast.
+"""
+
+import numpy as np
+
+from .. import messages
+from ..function import Node
+from .operands import promote
+
+
+class MatMul(Node):
+    """z = x @ y        grad_x = grad @ y^T,  grad_y = x^T @ grad"""
+
+    saves = ("self", "other")
+
+    def name(self):
+        return self._name
+
+    def forward(self, x, y):
+        if x.ndim == 1 and y.ndim == 1:
+            self._name = "DotBackward0"
+        elif x.ndim == 2 and y.ndim == 2:
+            self._name = "MmBackward0"
+        elif x.ndim == 2 and y.ndim == 1:
+            self._name = "MvBackward0"
+        else:
+            self._name = "BmmBackward0"  # NB: PyTorch wraps batched matmuls in view nodes too
+        return np.matmul(x, y)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        # Promote 1-D operands to matrices, apply the 2-D formulas, then drop the added dim.
+        if x.ndim == 1:
+            grad = grad.unsqueeze(-2)
+        if y.ndim == 1:
+            grad = grad.unsqueeze(-1)
+        x2 = x.unsqueeze(0) if x.ndim == 1 else x
+        y2 = y.unsqueeze(-1) if y.ndim == 1 else y
+        grad_x = grad_y = None
+        if self.needs_input_grad[0]:
+            grad_x = grad @ y2.mT
+            if x.ndim == 1:
+                grad_x = grad_x.squeeze(-2)
+        if self.needs_input_grad[1]:
+            grad_y = x2.mT @ grad
+            if y.ndim == 1:
+                grad_y = grad_y.squeeze(-1)
+        return grad_x, grad_y
+
+
+def matmul(input, other):
+    """Matrix product with NumPy's rules for 1-D and batched operands.
+
+    >>> import minigrad
+    >>> a = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]])
+    >>> a @ minigrad.tensor([1.0, 1.0])
+    tensor([3., 7.])
+    """
+    a, b = promote(input, other)
+    if a.ndim == 0 or b.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D")
+    try:
+        return MatMul.apply(a, b)
+    except ValueError:
+        rows1, cols1 = (1, a.shape[0]) if a.ndim == 1 else a.shape[-2:]
+        rows2, cols2 = (b.shape[0], 1) if b.ndim == 1 else b.shape[-2:]
+        if a.ndim == 1 and b.ndim == 1:
+            raise RuntimeError(
+                f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
+                "the same number of elements, but got "
+                f"{a.shape[0]} and {b.shape[0]} elements respectively") from None
+        raise RuntimeError(messages.MATMUL_SHAPES.format(r1=rows1, c1=cols1, r2=rows2, c2=cols2)) from None
+
+
+mm = matmul
+
+
+def dot(input, other):
+    if input.ndim != 1 or other.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
+    return matmul(input, other)
+
+
+def outer(input, other):
+    return input.unsqueeze(-1) * other

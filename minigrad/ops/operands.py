@@ -1,0 +1,60 @@
+"""Turning the arguments of an op into Tensors of the right dtype.
+
+Python numbers become 0-d tensors of the dtype PyTorch's promotion rule
+gives (see ``dtypes.result_type``), so every op's forward sees NumPy arrays
+and every backward sees Tensors.
+"""
+
+import numpy as np
+
+from .. import dtypes, messages
+from ..tensor import Tensor
+
+
+def as_tensor(value, dtype=None):
+    """``value`` as a Tensor (a Tensor is returned as it is, when its dtype fits)."""
+    if isinstance(value, Tensor):
+        return value if dtype is None or value.dtype == dtype else value.to(dtype)
+    if dtype is None:
+        dtype = dtypes.dtype_of_python_scalar(value) if np.isscalar(value) else None
+    return Tensor._wrap(np.asarray(value, dtype=dtype))
+
+
+def promote(a, b):
+    """Both operands of a binary op as Tensors of their common dtype.
+
+    A differentiable cast (``to``) is inserted when a tensor's dtype must
+    change, so gradients still reach it in its own dtype.
+    """
+    if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype == b._data.dtype:
+        return a, b  # the common case, kept cheap
+    dtype = dtypes.result_type(a, b)
+    return as_tensor(a, dtype), as_tensor(b, dtype)
+
+
+def broadcast_error(a, b):
+    """PyTorch's message for shapes that do not broadcast."""
+    sa, sb = a.shape[::-1], b.shape[::-1]
+    for i in range(max(len(sa), len(sb))):
+        da = sa[i] if i < len(sa) else 1
+        db = sb[i] if i < len(sb) else 1
+        if da != db and da != 1 and db != 1:
+            dim = max(len(sa), len(sb)) - 1 - i
+            return RuntimeError(messages.BROADCAST_SHAPES.format(a=da, b=db, dim=dim))
+    return RuntimeError(f"shapes {list(a.shape)} and {list(b.shape)} cannot be broadcast")
+
+
+def normalize_dim(dim, ndim):
+    """A dim (int or tuple, possibly negative) as a sorted tuple of axes, or None for all."""
+    if dim is None:
+        return None
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    rank = max(ndim, 1)
+    out = []
+    for d in dims:
+        if not -rank <= d < rank:
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {d})"
+            )
+        out.append(d % rank)
+    return tuple(sorted(set(out)))

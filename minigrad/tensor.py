@@ -1,0 +1,351 @@
+"""The Tensor: a NumPy array plus what autograd needs to know about it.
+
+A tensor is either a *leaf* (made by you: ``grad_fn is None``) or the result of
+an op recorded in the graph (``grad_fn`` is the node that made it). Leaves that
+require grad collect gradients in ``.grad``; every other tensor only passes
+gradients through. Each method here is a one-line delegation to ``ops``, where
+the calculus lives.
+"""
+
+import warnings
+import weakref
+
+import numpy as np
+
+from . import dtypes, messages
+from .function import AccumulateGrad, RemovableHandle
+from .grad_mode import _state
+
+
+class _VersionCounter:
+    """How many times a tensor's data was changed in place; shared by its views."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = 0
+
+
+class Tensor:
+    """An n-dimensional array that can record the operations applied to it.
+
+    Create tensors with ``minigrad.tensor(...)`` or the factories (``zeros``,
+    ``randn``, ...), not with this class.
+    """
+
+    # Defaults live on the class so creating a tensor only sets what differs:
+    # op results are made by the thousand, and speed is a feature.
+    _requires_grad = False
+    grad_fn = None
+    _grad = None
+    _version_counter = None
+    _graph_version = 0
+    _base = None
+    output_nr = 0
+    _hooks = None
+    _post_accumulate_hooks = None
+    _accumulator_ref = None
+    _retains_grad = False
+    __array_ufunc__ = None  # numpy scalars and arrays defer to our reflected operators
+    __hash__ = object.__hash__
+
+    @staticmethod
+    def _wrap(array):
+        """A new leaf around ``array`` (not copied); the fast path every op uses."""
+        t = object.__new__(Tensor)
+        t._data = array
+        return t
+
+    # --- what a tensor is -------------------------------------------------------
+    @property
+    def shape(self):
+        return self._data.shape
+
+    @property
+    def ndim(self):
+        return self._data.ndim
+
+    @property
+    def dtype(self):
+        return self._data.dtype
+
+    def size(self, dim=None):
+        """The shape, or the length of one dimension."""
+        return self._data.shape if dim is None else self._data.shape[dim]
+
+    def dim(self):
+        return self._data.ndim
+
+    def numel(self):
+        return self._data.size
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    @property
+    def is_leaf(self):
+        """True for tensors you made; False for results of recorded ops."""
+        return self.grad_fn is None
+
+    @property
+    def _version(self):
+        return self._version_counter.value if self._version_counter is not None else 0
+
+    def _shared_version_counter(self):
+        if self._version_counter is None:
+            self._version_counter = _VersionCounter()
+        return self._version_counter
+
+    # --- requires_grad and .grad ------------------------------------------------
+    @property
+    def requires_grad(self):
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value):
+        if self.grad_fn is not None:
+            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
+        if value and not dtypes.is_floating(self.dtype):
+            raise RuntimeError(messages.NOT_FLOATING_REQUIRES_GRAD_ATTRIBUTE)
+        self._requires_grad = bool(value)
+
+    def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` in place and return the tensor."""
+        if self.grad_fn is not None and not requires_grad:
+            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
+        if requires_grad and not dtypes.is_floating(self.dtype):
+            raise RuntimeError(messages.NOT_FLOATING_REQUIRES_GRAD_METHOD)
+        if self.grad_fn is None:
+            self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def grad(self):
+        """The accumulated gradient (leaves, and tensors that ``retain_grad()``), else None."""
+        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(messages.NON_LEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
+            if value.shape != self.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+        self._grad = value
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def retain_grad(self):
+        """Keep ``.grad`` on this non-leaf tensor after backward (no-op on leaves)."""
+        if not self._requires_grad:
+            raise RuntimeError(messages.RETAIN_GRAD_NO_REQUIRES_GRAD)
+        if self.grad_fn is None or self._retains_grad:
+            return
+        node = self.grad_fn
+        if node._retain_grad is None:
+            node._retain_grad = {}
+        node._retain_grad[self.output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    # --- hooks --------------------------------------------------------------------
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed.
+
+        The hook may return a new gradient to use instead. Returns a handle
+        whose ``remove()`` unregisters it.
+
+        >>> import minigrad
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> h = x.register_hook(lambda g: g * 10)
+        >>> (x * x).sum().backward()
+        >>> x.grad
+        tensor([20., 40.])
+        """
+        if not self._requires_grad:
+            raise RuntimeError(messages.HOOK_NO_REQUIRES_GRAD)
+        if self.grad_fn is not None:
+            return self.grad_fn._register_tensor_pre_hook(self.output_nr, hook)
+        if self._hooks is None:
+            self._hooks = []
+        self._hooks.append(hook)
+        return RemovableHandle(self._hooks, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(tensor)`` on a leaf after its ``.grad`` has been updated."""
+        if not self._requires_grad:
+            raise RuntimeError(messages.HOOK_NO_REQUIRES_GRAD)
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        if self._post_accumulate_hooks is None:
+            self._post_accumulate_hooks = []
+        self._post_accumulate_hooks.append(hook)
+        return RemovableHandle(self._post_accumulate_hooks, hook)
+
+    # --- the graph ------------------------------------------------------------------
+    def _gradient_edge(self):
+        """Where a gradient for this tensor goes: ``(node, output_nr)``, as PyTorch's Edge."""
+        node = self.grad_fn
+        if node is not None:
+            if self._version_counter is not None and self._version_counter.value != self._graph_version:
+                raise RuntimeError(messages.STALE_VIEW)
+            return (node, self.output_nr)
+        if not self._requires_grad:
+            return (None, 0)
+        return (self._grad_accumulator(), 0)
+
+    def _grad_accumulator(self):
+        """The leaf's AccumulateGrad node, shared by every graph that uses the leaf."""
+        node = self._accumulator_ref() if self._accumulator_ref is not None else None
+        if node is None:
+            node = AccumulateGrad(self)
+            self._accumulator_ref = weakref.ref(node)
+        return node
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None, **kwargs):
+        """Compute the gradient of this tensor with respect to the graph's leaves.
+
+        Args:
+            gradient: d(something)/d(self), same shape as self; may be omitted
+                for a single-element tensor (it is then 1).
+            retain_graph: keep saved tensors for another backward; defaults
+                to ``create_graph``.
+            create_graph: record the backward pass itself, for higher-order derivatives.
+            inputs: accumulate only into these tensors' ``.grad``.
+
+        >>> import minigrad
+        >>> x = minigrad.tensor(3.0, requires_grad=True)
+        >>> (x * x).backward()
+        >>> x.grad
+        tensor(6.)
+        """
+        from .autograd import backward
+
+        backward(self, gradient, retain_graph, create_graph, inputs=inputs, **kwargs)
+
+    # --- leaving the graph -------------------------------------------------------------
+    def detach(self):
+        """A new tensor sharing this one's data (and version counter), outside the graph."""
+        t = Tensor._wrap(self._data)
+        t._version_counter = self._shared_version_counter()
+        return t
+
+    def detach_(self):
+        """Detach this tensor from the graph in place, making it a leaf."""
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    def _detached_copy(self):
+        return Tensor._wrap(self._data.copy())
+
+    @property
+    def data(self):
+        """The same memory as a detached tensor that does *not* share the version counter.
+
+        NB: like PyTorch's ``.data``, changes made through it are invisible to
+        autograd's in-place checks; prefer ``detach()`` or ``no_grad()``.
+        """
+        return Tensor._wrap(self._data)
+
+    @data.setter
+    def data(self, value):
+        self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+
+    def numpy(self):
+        """The underlying NumPy array (shared, not copied)."""
+        if self._requires_grad:
+            raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
+        return self._data
+
+    def __array__(self, dtype=None, copy=None):
+        return self._data if dtype is None else self._data.astype(dtype)
+
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(messages.ITEM_NOT_ONE_ELEMENT.format(numel=self._data.size))
+        return self._data.item()
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def __float__(self):
+        return float(self.item())
+
+    def __int__(self):
+        return int(self.item())
+
+    def __index__(self):
+        if self._data.ndim or self._data.dtype.kind not in "iub":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self._data)
+
+    def __bool__(self):
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self._data)
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __repr__(self):
+        from .printing import tensor_repr
+
+        return tensor_repr(self)
+
+    # --- operators: one line each; the calculus lives in minigrad/ops -------------------
+    def __add__(self, other): return ops.add(self, other)
+    def __radd__(self, other): return ops.add(other, self)
+    def __sub__(self, other): return ops.sub(self, other)
+    def __rsub__(self, other): return ops.sub(other, self)
+    def __mul__(self, other): return ops.mul(self, other)
+    def __rmul__(self, other): return ops.mul(other, self)
+    def __truediv__(self, other): return ops.div(self, other)
+    def __rtruediv__(self, other): return ops.div(other, self)
+    def __pow__(self, other): return ops.pow(self, other)
+    def __rpow__(self, other): return ops.pow(other, self)
+    def __matmul__(self, other): return ops.matmul(self, other)
+    def __rmatmul__(self, other): return ops.matmul(other, self)
+    def __neg__(self): return ops.neg(self)
+    def __pos__(self): return self
+    def __abs__(self): return ops.abs(self)
+    def __eq__(self, other): return ops.eq(self, other)
+    def __ne__(self, other): return ops.ne(self, other)
+    def __lt__(self, other): return ops.lt(self, other)
+    def __le__(self, other): return ops.le(self, other)
+    def __gt__(self, other): return ops.gt(self, other)
+    def __ge__(self, other): return ops.ge(self, other)
+    def __getitem__(self, index): return ops.getitem(self, index)
+    def __setitem__(self, index, value): ops.setitem_(self, index, value)
+    def __iadd__(self, other): return ops.add_(self, other)
+    def __isub__(self, other): return ops.sub_(self, other)
+    def __imul__(self, other): return ops.mul_(self, other)
+    def __itruediv__(self, other): return ops.div_(self, other)
+
+    @property
+    def T(self):
+        return ops.numpy_T(self)
+
+    @property
+    def mT(self):
+        return ops.transpose(self, -2, -1)
+
+
+from . import ops  # noqa: E402  (ops needs Tensor defined first)
+
+# Methods that are the function of the same name in ``ops`` (``t.exp()`` is ``ops.exp(t)``).
+for _name in ops.TENSOR_METHODS:
+    setattr(Tensor, _name, getattr(ops, _name))
+del _name
