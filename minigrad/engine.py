@@ -28,7 +28,7 @@ import numpy as np
 
 from . import messages
 from .function import AccumulateGrad, accumulate_into
-from .grad_mode import _state, set_grad_enabled
+from .grad_mode import _state
 
 
 class BackwardStep:
@@ -88,19 +88,23 @@ def _plan(root_nodes, capture_nodes, execute_targets):
     """
     # Depth-first walk with an explicit stack; `order` lists each node after
     # all nodes below it (post-order), which the pruning pass below needs.
-    seen = set(root_nodes)
+    seen = set()
     order = []
-    stack = [(node, iter(node.next_functions)) for node in root_nodes]
-    while stack:
-        node, children = stack[-1]
-        for child, _ in children:
-            if child is not None and child not in seen:
-                seen.add(child)
-                stack.append((child, iter(child.next_functions)))
-                break
-        else:
-            stack.pop()
-            order.append(node)
+    for root in root_nodes:
+        if root in seen:
+            continue  # already reached from an earlier root
+        seen.add(root)
+        stack = [(root, iter(root.next_functions))]
+        while stack:
+            node, children = stack[-1]
+            for child, _ in children:
+                if child is not None and child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(child.next_functions)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
 
     runs = None
     if capture_nodes is not None:
@@ -247,7 +251,7 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
                 if accumulate_grad and retained is None:
                     accumulated.append(_accumulate(inputs[position], grad, create_graph, record_values))
 
-        runs_here = (runs is None or node in runs) and any(g is not None for g in grads)
+        runs_here = (runs is None or node in runs) and (grads[0] is not None or any(g is not None for g in grads))
         if not runs_here:
             if runs is None or node in runs:  # ran with nothing to send: still release the edges
                 for child, output_nr in node.next_functions:
@@ -258,7 +262,7 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
             continue
 
         # 2. Pre-hooks, then the chain rule itself, then post-hooks.
-        for hook in tuple(node._pre_hooks):
+        for hook in tuple(node._pre_hooks or ()):
             new = hook(tuple(grads))
             if new is not None:
                 grads = list(new)
@@ -266,11 +270,14 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
             accumulated.append(_accumulate(node.variable, grads[0], create_graph, record_values))
             grad_inputs = ()
         else:
-            with set_grad_enabled(create_graph):
+            previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
+            try:
                 grad_inputs = _validate(node, node.backward(*grads))
+            finally:
+                _state.grad_enabled = previous_mode
             if _state.anomaly_enabled and _state.anomaly_check_nan:
                 _check_nan(node, grad_inputs)
-        for hook in tuple(node._post_hooks):
+        for hook in tuple(node._post_hooks or ()):
             new = hook(grad_inputs, tuple(grads))
             if new is not None:
                 grad_inputs = tuple(new)
@@ -292,7 +299,10 @@ def _accumulate(tensor, grad, create_graph, record_values):
     before = None
     if record_values and tensor._grad is not None:
         before = tensor._grad._data.copy()
-    with set_grad_enabled(create_graph):
+    previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
+    try:
         accumulate_into(tensor, grad)
+    finally:
+        _state.grad_enabled = previous_mode
     after = tensor._grad._data.copy() if record_values else None
     return (tensor, before, after)

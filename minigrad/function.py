@@ -27,6 +27,9 @@ import numpy as np
 from . import messages
 from .grad_mode import _state
 
+# tensor.py imports this module; binding the module (not the class) breaks the cycle.
+from . import tensor as _tensor  # noqa: E402
+
 # Creation order of nodes: the engine runs the newest ready node first (as
 # PyTorch does), and viz numbers nodes by it so pictures are stable.
 _sequence = itertools.count()
@@ -70,8 +73,6 @@ class SavedTensor:
             self.data = None
 
     def unpack(self, node):
-        from .tensor import Tensor
-
         if self.version_counter.value != self.version:
             if self.is_output:
                 what, owner = self.data, node
@@ -80,7 +81,7 @@ class SavedTensor:
             which = f", which is output 0 of {messages.op_name(owner.name())}" if owner is not None else ""
             raise RuntimeError(
                 messages.INPLACE_VERSION.format(
-                    what=messages.legacy_type(Tensor._wrap(np.asarray(what)) if self.is_output else what),
+                    what=messages.legacy_type(_tensor.Tensor._wrap(np.asarray(what)) if self.is_output else what),
                     which=which,
                     version=self.version_counter.value,
                     expected=self.version,
@@ -88,7 +89,7 @@ class SavedTensor:
             )
         if not self.is_output:
             return self.tensor
-        t = Tensor._wrap(self.data)
+        t = _tensor.Tensor._wrap(self.data)
         if self.requires_grad:
             t._requires_grad = True
             t.grad_fn = node
@@ -114,40 +115,52 @@ class Node:
     #: Plain (non-tensor) values forward stores as attributes, readable as ``_saved_<name>``.
     saved_params = ()
 
-    def __init__(self):
-        self.next_functions = ()
-        self.needs_input_grad = ()
-        self.metadata = {}
-        self._sequence_nr = next(_sequence)
-        self._saved = {}
-        self._released = False
-        self._input_meta = ()
-        self._pre_hooks = []
-        self._post_hooks = []
-        self._tensor_pre_hooks = None  # {output_nr: [hook]} for non-leaf tensor hooks
-        self._retain_grad = None  # {output_nr: weakref to the tensor}
-        self._forward_trace = None
-        self._name = None
+    # Defaults live on the class: a node is made for every op call, including
+    # the ones a backward pass runs unrecorded, so __init__ sets nothing.
+    next_functions = ()
+    needs_input_grad = ()
+    _sequence_nr = -1
+    _saved = None  # {name: SavedTensor} once recorded
+    _released = False
+    _input_meta = ()  # ((shape, dtype), ...) of the inputs, to check returned gradients
+    _pre_hooks = None
+    _post_hooks = None
+    _tensor_pre_hooks = None  # {output_nr: [hook]} for non-leaf tensor hooks
+    _retain_grad = None  # {output_nr: weakref to the tensor}
+    _forward_trace = None
+    _name = None
+    _metadata = None
+
+    @property
+    def metadata(self):
+        """A dict free for the user (and for viz) to annotate the node."""
+        if self._metadata is None:
+            self._metadata = {}
+        return self._metadata
 
     # --- building the graph ---------------------------------------------------
     @classmethod
     def apply(cls, *inputs, **params):
         """Run the op on Tensors and record it in the graph if any input needs a gradient."""
-        from .tensor import Tensor
-
         node = cls()
-        result = Tensor._wrap(node.forward(*[t._data for t in inputs], **params))
-        if _state.grad_enabled and any(t._requires_grad for t in inputs):
-            node._connect(inputs, result)
+        result = _tensor.Tensor._wrap(node.forward(*[t._data for t in inputs], **params))
+        if _state.grad_enabled:
+            for t in inputs:
+                if t._requires_grad:
+                    node._connect(inputs, result)
+                    break
         return result
 
     def _connect(self, inputs, result):
         """Link this node into the graph as the creator of ``result``."""
-        self.next_functions = tuple(t._gradient_edge() for t in inputs)
+        self._sequence_nr = next(_sequence)
+        self.next_functions = tuple([t._gradient_edge() for t in inputs])
         self.needs_input_grad = tuple(t._requires_grad for t in inputs)
         self._input_meta = tuple((t._data.shape, t._data.dtype) for t in inputs)
         result._requires_grad = True
         result.grad_fn = self
+        if self.saves:
+            self._saved = {}
         for name in self.saves:
             if name == "result":
                 self._saved[name] = SavedTensor(result, is_output=True)
@@ -191,7 +204,7 @@ class Node:
         if self._released or not self._saved:
             return ()
         names = tuple(self._saved)
-        self._saved = {}
+        self._saved = None
         self._released = True
         return names
 
@@ -212,11 +225,15 @@ class Node:
 
     def register_prehook(self, hook):
         """``hook(grad_outputs) -> None or new grad_outputs`` runs before the node."""
+        if self._pre_hooks is None:
+            self._pre_hooks = []
         self._pre_hooks.append(hook)
         return RemovableHandle(self._pre_hooks, hook)
 
     def register_hook(self, hook):
         """``hook(grad_inputs, grad_outputs) -> None or new grad_inputs`` runs after it."""
+        if self._post_hooks is None:
+            self._post_hooks = []
         self._post_hooks.append(hook)
         return RemovableHandle(self._post_hooks, hook)
 
@@ -255,7 +272,6 @@ class AccumulateGrad(Node):
     """
 
     def __init__(self, variable):
-        super().__init__()
         self.variable = variable
         # PyTorch gives AccumulateGrad the largest sequence number, so a leaf's
         # gradient is stored as soon as it is complete.
@@ -292,7 +308,7 @@ def accumulate_into(tensor, grad):
         tensor._grad = old + grad
     else:
         np.add(old._data, grad._data, out=old._data, casting="unsafe")
-        old._version_counter.value += 1
+        old._shared_version_counter().value += 1
     for hook in tensor._post_accumulate_hooks or ():
         hook(tensor)
 

@@ -21,7 +21,7 @@ PyTorch), and the engine runs it like any built-in op.
 import functools
 
 from .. import messages
-from ..function import Node, SavedTensor
+from ..function import Node, SavedTensor, _sequence
 from ..grad_mode import _state, no_grad
 from ..tensor import Tensor
 
@@ -48,7 +48,7 @@ class BackwardCFunction(Node, FunctionCtx):
     num_outputs = 1
 
     def __init__(self, function_class):
-        super().__init__()
+        self._sequence_nr = next(_sequence)
         self._function_class = function_class
         self._to_save = ()
         self._non_differentiable = ()

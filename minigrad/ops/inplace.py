@@ -56,7 +56,7 @@ def _write(tensor, result):
     if node is not None:
         tensor.grad_fn, tensor._requires_grad, tensor.output_nr = node, True, 0
         tensor._graph_version = counter.value
-        for saved in node._saved.values():
+        for saved in (node._saved or {}).values():
             if saved.is_output:  # the node's output is this tensor now
                 saved.version_counter, saved.version = counter, counter.value
     return tensor
