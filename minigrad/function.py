@@ -78,7 +78,7 @@ class SavedTensor:
                 what, owner = self.data, node
             else:
                 what, owner = self.tensor, self.tensor.grad_fn
-            which = f", which is output 0 of {messages.op_name(owner.name())}" if owner is not None else ""
+            which = f", which is output 0 of {messages.op_name(owner.name())}," if owner is not None else ""
             raise RuntimeError(
                 messages.INPLACE_VERSION.format(
                     what=messages.legacy_type(_tensor.Tensor._wrap(np.asarray(what)) if self.is_output else what),
@@ -143,7 +143,10 @@ class Node:
     def apply(cls, *inputs, **params):
         """Run the op on Tensors and record it in the graph if any input needs a gradient."""
         node = cls()
-        result = _tensor.Tensor._wrap(node.forward(*[t._data for t in inputs], **params))
+        out = node.forward(*[t._data for t in inputs], **params)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)  # NumPy gives scalars, not 0-d arrays, for some 0-d results
+        result = _tensor.Tensor._wrap(out)
         if _state.grad_enabled:
             for t in inputs:
                 if t._requires_grad:
@@ -188,10 +191,10 @@ class Node:
         if attribute.startswith("_saved_"):
             name = attribute[len("_saved_"):]
             if name in type(self).saves:
-                if self.__dict__["_released"]:
+                if self._released:
                     raise RuntimeError(messages.FREED_GRAPH)
-                return self.__dict__["_saved"][name].unpack(self)
-            if name in type(self).saved_params:
+                return self._saved[name].unpack(self)
+            if name in type(self).saved_params and name in self.__dict__:
                 return self.__dict__[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attribute}'")
 

@@ -57,7 +57,7 @@ FREED_GRAPH = _hint(
 )
 INPLACE_VERSION = _hint(
     "one of the variables needed for gradient computation has been modified by an "
-    "inplace operation: [{what}]{which}, is at version {version}; expected version "
+    "inplace operation: [{what}]{which} is at version {version}; expected version "
     "{expected} instead. Hint: enable anomaly detection to find the operation that failed "
     "to compute its gradient, with minigrad.autograd.set_detect_anomaly(True, check_nan=False).",
     "a node saved this tensor during the forward pass to compute its gradient, and the "

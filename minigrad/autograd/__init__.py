@@ -15,6 +15,7 @@ from ..tensor import Tensor
 from . import functional, graph
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import gradcheck, gradgradcheck
+from .gradcheck import GradcheckError
 
 __all__ = [
     "backward", "grad", "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",

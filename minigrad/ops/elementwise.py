@@ -45,6 +45,13 @@ class Sub(Node):
         return grad, (-grad if self.alpha == 1 else grad * -self.alpha)
 
 
+class Rsub(Sub):
+    """z = c - alpha * x for a number c (``2 - x``)        as Sub; PyTorch records it as rsub"""
+
+    def name(self):
+        return "RsubBackward1"
+
+
 class Mul(Node):
     """z = x * y        grad_x = grad * y,  grad_y = grad * x"""
 
@@ -71,6 +78,19 @@ class Div(Node):
         x, y = self.saved_tensors
         return (grad / y if self.needs_input_grad[0] else None,
                 -grad * x / (y * y) if self.needs_input_grad[1] else None)
+
+
+class Reciprocal(Node):
+    """z = 1 / x        grad_x = -grad * z**2"""
+
+    saves = ("result",)
+
+    def forward(self, x):
+        return 1 / x
+
+    def backward(self, grad):
+        (z,) = self.saved_tensors
+        return -grad * z * z
 
 
 class Neg(Node):
@@ -121,6 +141,13 @@ class PowTensor(Node):
             # d/dy x**y = x**y * log(x); PyTorch takes it as 0 where x == 0 (and y >= 0).
             grad_y = grad * where(x == 0, 0.0, z * log(where(x == 0, 1.0, x)))
         return grad_x, grad_y
+
+
+class PowScalarBase(PowTensor):
+    """z = c ** y for a number c (``2 ** x``)        as PowTensor; PyTorch's pow(Scalar, Tensor)"""
+
+    def name(self):
+        return "PowBackward2"
 
 
 # --- functions of one variable ----------------------------------------------------------
@@ -344,7 +371,8 @@ def add(input, other, *, alpha=1):
 
 def sub(input, other, *, alpha=1):
     """Elementwise ``input - alpha * other``, with broadcasting."""
-    return _binary(Sub, input, other, alpha=alpha)
+    # A number on the left only comes from ``2 - x`` (Tensor.__rsub__), which PyTorch records as rsub.
+    return _binary(Sub if isinstance(input, Tensor) else Rsub, input, other, alpha=alpha)
 
 
 def mul(input, other):
@@ -365,6 +393,9 @@ def div(input, other, *, rounding_mode=None):
     a, b = promote(input, other)
     if not dtypes.is_floating(a.dtype):
         a, b = a.to(dtypes.default_float), b.to(dtypes.default_float)
+    if not isinstance(input, Tensor):
+        # ``2 / x`` (Tensor.__rtruediv__): PyTorch computes reciprocal(x) * 2, and so records it.
+        return mul(Reciprocal.apply(b), a)
     return _binary(Div, a, b)
 
 
@@ -373,8 +404,13 @@ def neg(input):
 
 
 def pow(input, exponent):
-    """``input ** exponent``; a number exponent gives PowBackward0, a tensor PowBackward1."""
-    if isinstance(exponent, Tensor) or not isinstance(input, Tensor):
+    """``input ** exponent``.
+
+    A number exponent gives PowBackward0, a tensor one PowBackward1, a number base (``2 ** x``) PowBackward2.
+    """
+    if not isinstance(input, Tensor):  # ``2 ** x`` (Tensor.__rpow__)
+        return _binary(PowScalarBase, input, exponent)
+    if isinstance(exponent, Tensor):
         return _binary(PowTensor, input, exponent)
     if dtypes.is_floating(input.dtype) or isinstance(exponent, (int, np.integer)):
         return Pow.apply(input, exponent=exponent)

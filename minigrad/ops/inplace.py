@@ -96,10 +96,10 @@ class Fill(Node):
     """z = a constant        grad_x = 0 (the old values no longer matter)"""
 
     def name(self):
-        return "ZeroBackward0" if self.value == 0 else "FillBackward0"
+        return "ZeroBackward0" if self.zero else "FillBackward2"  # fill_(Scalar): PyTorch's 3rd overload
 
-    def forward(self, x, value):
-        self.value = value
+    def forward(self, x, value, zero=False):
+        self.value, self.zero = value, zero
         return np.full_like(x, value)
 
     def backward(self, grad):
@@ -110,7 +110,7 @@ class Copy(Node):
     """z = src (broadcast, in self's dtype)        grad_self = 0,  grad_src = grad"""
 
     def name(self):
-        return "CopyBackwards"
+        return "torch::autograd::CopyBackwards"  # a hand-written node in PyTorch, hence the namespace
 
     def forward(self, x, src):
         return np.broadcast_to(src, x.shape).astype(x.dtype)
@@ -123,7 +123,11 @@ class SetItem(Node):
     """z = x with z[index] = value        grad_x = grad with index zeroed,  grad_value = grad[index]"""
 
     def name(self):
-        return "CopySlices"
+        # Integer-array or mask indices make PyTorch call index_put_; basic ones write into a view.
+        parts = self.index if isinstance(self.index, tuple) else (self.index,)
+        if any(isinstance(p, (np.ndarray, list)) for p in parts):
+            return "IndexPutBackward0"
+        return "torch::autograd::CopySlices"
 
     def forward(self, x, value, index):
         self.index = index
@@ -139,7 +143,8 @@ class SetItem(Node):
 
 def zero_(input):
     """Fill with zeros, in place."""
-    return fill_(input, 0)
+    _check_allowed(input)
+    return _write(input, Fill.apply(input, value=0, zero=True))  # its own node: ZeroBackward0
 
 
 def fill_(input, value):

@@ -34,10 +34,11 @@ class MatMul(Node):
     def backward(self, grad):
         x, y = self.saved_tensors
         # Promote 1-D operands to matrices, apply the 2-D formulas, then drop the added dim.
-        if x.ndim == 1:
-            grad = grad.unsqueeze(-2)
+        # The column dim goes back first: for 1-D @ 1-D the gradient is 0-d and becomes (1, 1).
         if y.ndim == 1:
             grad = grad.unsqueeze(-1)
+        if x.ndim == 1:
+            grad = grad.unsqueeze(-2)
         x2 = x.unsqueeze(0) if x.ndim == 1 else x
         y2 = y.unsqueeze(-1) if y.ndim == 1 else y
         grad_x = grad_y = None

@@ -18,6 +18,16 @@ from .operands import normalize_dim
 ValuesIndices = collections.namedtuple("ValuesIndices", ["values", "indices"])
 
 
+def _axes(dim, input):
+    """``dim`` as the NumPy axes to reduce (None: all of them).
+
+    A 0-d tensor has one dim in PyTorch's eyes (``dim=0`` or ``-1``: the tensor
+    itself), which NumPy calls no axis at all.
+    """
+    axes = normalize_dim(dim, input.ndim)
+    return () if axes is not None and input.ndim == 0 else axes
+
+
 def _kept_shape(shape, axes):
     """The shape with the reduced axes kept as size 1."""
     if axes is None:
@@ -75,7 +85,8 @@ class Mean(Node):
     def forward(self, x, dim=None, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
         out = np.asarray(x.mean(axis=dim, keepdims=keepdim))
-        self.count = x.size // max(out.size, 1) if x.size else 0
+        # NB: `max` here is this module's reduction, not the builtin; a nonempty x gives a nonempty out.
+        self.count = x.size // out.size if x.size else 0
         return out.astype(x.dtype, copy=False)
 
     def backward(self, grad):
@@ -239,7 +250,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         input = input.to(dtype)
     if input.dtype.kind == "b":
         input = input.long()
-    return Sum.apply(input, dim=normalize_dim(dim, input.ndim), keepdim=keepdim)
+    return Sum.apply(input, dim=_axes(dim, input), keepdim=keepdim)
 
 
 def sum_to_size(input, *size):
@@ -260,7 +271,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     _needs_float("mean", input)
-    return Mean.apply(input, dim=normalize_dim(dim, input.ndim), keepdim=keepdim)
+    return Mean.apply(input, dim=_axes(dim, input), keepdim=keepdim)
 
 
 def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
@@ -270,18 +281,18 @@ def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
     if correction is None:
         correction = 1 if unbiased else 0
     _needs_float("var", input)
-    return Var.apply(input, dim=normalize_dim(dim, input.ndim), correction=correction, keepdim=keepdim)
+    return Var.apply(input, dim=_axes(dim, input), correction=correction, keepdim=keepdim)
 
 
 def amax(input, dim=(), keepdim=False):
     """Largest element over ``dim`` (all dims by default)."""
-    axes = None if dim == () or dim is None else normalize_dim(dim, input.ndim)
+    axes = None if dim == () or dim is None else _axes(dim, input)
     return Amax.apply(input, dim=axes, keepdim=keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
     """Smallest element over ``dim`` (all dims by default)."""
-    axes = None if dim == () or dim is None else normalize_dim(dim, input.ndim)
+    axes = None if dim == () or dim is None else _axes(dim, input)
     return Amin.apply(input, dim=axes, keepdim=keepdim)
 
 
@@ -289,6 +300,9 @@ def _max_or_min(input, dim, keepdim, all_class, dim_class):
     if dim is None:
         return all_class.apply(input)
     (axis,) = normalize_dim(dim, input.ndim)
+    if input.ndim == 0:
+        # NB: PyTorch reduces a 0-d tensor over its dim 0 directly; minigrad views it as 1-D first.
+        return _max_or_min(input.reshape(1), 0, False, all_class, dim_class)
     node_input = input
     values = dim_class.apply(node_input, dim=axis, keepdim=keepdim)
     node = values.grad_fn
@@ -332,11 +346,11 @@ def argmin(input, dim=None, keepdim=False):
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
     _needs_float("logsumexp", input)
-    return Logsumexp.apply(input, dim=normalize_dim(dim, input.ndim), keepdim=keepdim)
+    return Logsumexp.apply(input, dim=_axes(dim, input), keepdim=keepdim)
 
 
 def norm(input, p="fro", dim=None, keepdim=False):
     """Vector p-norm of all elements (default 2, the Euclidean length), or over ``dim``."""
     ord = 2 if p in ("fro", None) else p
     _needs_float("linalg.vector_norm", input)
-    return Norm.apply(input, ord=ord, dim=normalize_dim(dim, input.ndim), keepdim=keepdim)
+    return Norm.apply(input, ord=ord, dim=_axes(dim, input), keepdim=keepdim)

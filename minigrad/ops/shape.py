@@ -82,13 +82,16 @@ class Squeeze(Node):
     saved_params = ("dim",)
 
     def name(self):
-        return "SqueezeBackward0" if self.dim is None else "SqueezeBackward1"
+        if self.dim is None:
+            return "SqueezeBackward0"
+        return "SqueezeBackward2" if self.dim_was_tuple else "SqueezeBackward1"  # PyTorch's two overloads
 
-    def forward(self, x, dim=None):
-        self.dim, self.shape = dim, x.shape
+    def forward(self, x, dim=None, dim_was_tuple=False):
+        self.dim, self.dim_was_tuple, self.shape = dim, dim_was_tuple, x.shape
         if dim is None:
             return np.squeeze(x)
-        axes = tuple(d for d in dim if x.shape[d] == 1)  # PyTorch: squeezing a non-1 dim is a no-op
+        # PyTorch: squeezing a non-1 dim is a no-op, and so is squeezing a 0-d tensor's dim 0.
+        axes = tuple(d for d in dim if x.ndim and x.shape[d] == 1)
         return np.squeeze(x, axis=axes) if axes else x.view()
 
     def backward(self, grad):
@@ -253,7 +256,8 @@ def numpy_T(input):
 
 def squeeze(input, dim=None):
     """Remove size-1 dims (all of them, or those in ``dim``)."""
-    return _as_view_of(Squeeze.apply(input, dim=normalize_dim(dim, input.ndim)), input)
+    dim_was_tuple = dim is not None and not isinstance(dim, int)
+    return _as_view_of(Squeeze.apply(input, dim=normalize_dim(dim, input.ndim), dim_was_tuple=dim_was_tuple), input)
 
 
 def unsqueeze(input, dim):
@@ -311,16 +315,34 @@ def stack(tensors, dim=0):
     return Stack.apply(*tensors, dim=dim % rank)
 
 
-def _index_kind(index):
-    """PyTorch's node name for an indexing expression, and whether it is a view."""
+def _index_kind(index, shape):
+    """PyTorch's node name for an indexing expression, and whether it is a view.
+
+    PyTorch applies a basic index one part at a time, left to right (an int
+    selects, a slice slices, None unsqueezes), skipping slices that keep a whole
+    dim; the result's node is the last step taken (none at all: an alias).
+    """
     parts = index if isinstance(index, tuple) else (index,)
     if any(isinstance(p, (np.ndarray, list)) for p in parts):
         return "IndexBackward0", False
-    if all(p is None for p in parts):
-        return "UnsqueezeBackward0", True
-    if any(isinstance(p, (int, np.integer)) for p in parts):
-        return "SelectBackward0", True
-    return "SliceBackward0", True
+    if isinstance(index, slice):
+        return "SliceBackward0", True  # a lone slice is always taken, even x[:]
+    kind = "AliasBackward0"
+    dims_used = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    dim = 0
+    for part in parts:
+        if part is Ellipsis:
+            dim += len(shape) - dims_used
+        elif part is None:
+            kind = "UnsqueezeBackward0"
+        elif isinstance(part, slice):
+            if dim >= len(shape) or part.indices(shape[dim]) != (0, shape[dim], 1):
+                kind = "SliceBackward0"
+            dim += 1
+        else:
+            kind = "SelectBackward0"
+            dim += 1
+    return kind, True
 
 
 def _to_numpy_index(index):
@@ -336,7 +358,13 @@ def _to_numpy_index(index):
 def getitem(input, index):
     """``input[index]``: ints, slices, None, ..., integer arrays and boolean masks."""
     index = _to_numpy_index(index)
-    kind, is_view = _index_kind(index)
+    kind, is_view = _index_kind(index, input.shape)
+    if is_view:
+        parts = index if isinstance(index, tuple) else (index,)
+        if not any(p is Ellipsis for p in parts):
+            # A trailing ... makes NumPy return a 0-d view, not a copied scalar,
+            # when every dim is indexed by an int (x[1, 2]), as PyTorch does.
+            index = parts + (Ellipsis,)
     try:
         result = Index.apply(input, index=index, kind=kind)
     except IndexError as e:
