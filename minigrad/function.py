@@ -112,6 +112,9 @@ class Node:
     saves = ()
     #: How the inputs are named in ``_saved_<name>`` (PyTorch's names).
     input_names = ("self", "other")
+    #: Optional ``{name: (input positions)}``: save ``name`` only if one of
+    #: those inputs needs a gradient (``Mul`` needs ``other`` only for grad_self).
+    saved_for = None
     #: Plain (non-tensor) values forward stores as attributes, readable as ``_saved_<name>``.
     saved_params = ()
 
@@ -143,7 +146,8 @@ class Node:
     def apply(cls, *inputs, **params):
         """Run the op on Tensors and record it in the graph if any input needs a gradient."""
         node = cls()
-        out = node.forward(*[t._data for t in inputs], **params)
+        with np.errstate(all="ignore"):  # inf and nan arise silently, as in PyTorch
+            out = node.forward(*[t._data for t in inputs], **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)  # NumPy gives scalars, not 0-d arrays, for some 0-d results
         result = _tensor.Tensor._wrap(out)
@@ -164,7 +168,11 @@ class Node:
         result.grad_fn = self
         if self.saves:
             self._saved = {}
+        needed_by = self.saved_for
         for name in self.saves:
+            if needed_by is not None and name in needed_by and not any(
+                    self.needs_input_grad[i] for i in needed_by[name]):
+                continue  # as PyTorch: kept only if a gradient that uses it is wanted
             if name == "result":
                 self._saved[name] = SavedTensor(result, is_output=True)
             else:
@@ -184,7 +192,8 @@ class Node:
         """The tensors named in ``saves``, in that order; an error once released."""
         if self._released:
             raise RuntimeError(messages.FREED_GRAPH)
-        return tuple(self._saved[name].unpack(self) for name in self.saves)
+        saved = self._saved or {}
+        return tuple(saved[name].unpack(self) if name in saved else None for name in self.saves)
 
     def __getattr__(self, attribute):
         # ``_saved_self``, ``_saved_result`` ...: PyTorch's way to peek at saved tensors.
@@ -193,7 +202,8 @@ class Node:
             if name in type(self).saves:
                 if self._released:
                     raise RuntimeError(messages.FREED_GRAPH)
-                return self._saved[name].unpack(self)
+                saved = self._saved or {}
+                return saved[name].unpack(self) if name in saved else None
             if name in type(self).saved_params and name in self.__dict__:
                 return self.__dict__[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attribute}'")

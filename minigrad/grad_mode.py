@@ -7,6 +7,9 @@ that created the failing node. Both are per thread, as in PyTorch.
 
 import functools
 import threading
+import warnings
+
+from . import messages
 
 
 class _State(threading.local):
@@ -32,9 +35,21 @@ def is_grad_enabled():
 
 
 class _GradModeContext:
-    """Base for the grad-mode switches: a context manager that is also a decorator."""
+    """Base for the grad-mode switches: a context manager that is also a decorator.
+
+    Like PyTorch 2, the decorator works with or without parentheses
+    (``@no_grad()`` and ``@no_grad``).
+    """
 
     mode = True
+
+    def __new__(cls, orig_func=None):
+        if orig_func is None:
+            return super().__new__(cls)
+        return cls()(orig_func)
+
+    def __init__(self, orig_func=None):
+        pass
 
     def __enter__(self):
         self._previous = _state.grad_enabled
@@ -91,6 +106,11 @@ class inference_mode(no_grad):
     never enter autograd later, are not modelled.
     """
 
+    def __new__(cls, mode=True):
+        if callable(mode):  # used bare, as @inference_mode
+            return cls()(mode)
+        return object.__new__(cls)
+
     def __init__(self, mode=True):
         self.mode = not mode
 
@@ -107,6 +127,9 @@ class set_grad_enabled(_GradModeContext):
     False
     >>> _ = minigrad.set_grad_enabled(True)
     """
+
+    def __new__(cls, mode):
+        return object.__new__(cls)
 
     def __init__(self, mode):
         # Like PyTorch, the switch takes effect at construction, so a plain
@@ -153,6 +176,7 @@ class detect_anomaly:
 
     def __init__(self, check_nan=True):
         self.check_nan = check_nan
+        warnings.warn(messages.ANOMALY_ENABLED, UserWarning, stacklevel=2)
 
     def __enter__(self):
         self._previous = (_state.anomaly_enabled, _state.anomaly_check_nan)

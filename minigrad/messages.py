@@ -30,10 +30,17 @@ NOT_FLOATING_REQUIRES_GRAD_METHOD = _hint(
     "gradients are about small changes, and whole numbers cannot change a little; "
     "convert with t.float() first.",
 )
-NON_LEAF_REQUIRES_GRAD = (
+NON_LEAF_REQUIRES_GRAD = "you can only change requires_grad flags of leaf variables."
+NON_LEAF_REQUIRES_GRAD_FALSE = (
     "you can only change requires_grad flags of leaf variables. If you want to use a "
     "computed variable in a subgraph that doesn't require differentiation use "
     "var_no_grad = var.detach()."
+)
+DETACH_VIEW_INPLACE = (
+    "Can't detach views in-place. Use detach() instead. If you are using DistributedDataParallel "
+    "(DDP) for training, and gradient_as_bucket_view is set as True, gradients are views of DDP "
+    "buckets, and hence detach_() cannot be called on these gradients. To fix this error, please "
+    "refer to the Optimizer.zero_grad() function in torch/optim/optimizer.py as the solution."
 )
 IMPLICIT_GRAD_NOT_SCALAR = _hint(
     "grad can be implicitly created only for scalar outputs",
@@ -161,8 +168,10 @@ VIEW_INPLACE_RECORDED = _hint(
     "PyTorch supports this by rewriting the base tensor's graph; minigrad keeps views "
     "simple. clone() the view first, or do the change inside `with minigrad.no_grad():`.",
 )
-LEAF_VIEW_INPLACE = (
-    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+LEAF_VIEW_INPLACE = _hint(
+    "a view of a leaf Variable that requires grad is being used in an in-place operation.",
+    "x[i] = v and x[0:2].add_(1) change the leaf x itself, which would erase the value its "
+    "gradient is measured at. Do such updates inside `with minigrad.no_grad():`.",
 )
 OVERLAPPING_WRITE = (
     "unsupported operation: more than one element of the written-to tensor refers to a "

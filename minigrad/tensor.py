@@ -106,7 +106,7 @@ class Tensor:
     @requires_grad.setter
     def requires_grad(self, value):
         if self.grad_fn is not None:
-            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
+            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD if value else messages.NON_LEAF_REQUIRES_GRAD_FALSE)
         if value and not dtypes.is_floating(self.dtype):
             raise RuntimeError(messages.NOT_FLOATING_REQUIRES_GRAD_ATTRIBUTE)
         self._requires_grad = bool(value)
@@ -114,7 +114,7 @@ class Tensor:
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return the tensor."""
         if self.grad_fn is not None and not requires_grad:
-            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD)
+            raise RuntimeError(messages.NON_LEAF_REQUIRES_GRAD_FALSE)
         if requires_grad and not dtypes.is_floating(self.dtype):
             raise RuntimeError(messages.NOT_FLOATING_REQUIRES_GRAD_METHOD)
         if self.grad_fn is None:
@@ -238,7 +238,7 @@ class Tensor:
     def detach_(self):
         """Detach this tensor from the graph in place, making it a leaf."""
         if self._base is not None and self._base._requires_grad:
-            raise RuntimeError("Can't detach views in-place. Use detach() instead.")
+            raise RuntimeError(messages.DETACH_VIEW_INPLACE)
         self.grad_fn = None
         self._requires_grad = False
         return self

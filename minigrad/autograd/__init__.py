@@ -96,8 +96,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         inputs = _as_tuple(inputs)
         if len(inputs) == 0:
             raise RuntimeError(messages.EMPTY_INPUTS)
-        if any(not t.requires_grad for t in inputs):
-            raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
+        for t in inputs:
+            if t.grad_fn is not None or not t.requires_grad:
+                # As PyTorch: a non-leaf input keeps its .grad (and one that
+                # does not require grad gets retain_grad's error).
+                t.retain_grad()
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
     if len(grads) != len(outputs):

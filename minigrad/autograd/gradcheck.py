@@ -154,18 +154,11 @@ def _central_difference(func, inputs, data, index, delta, eps):
     return columns
 
 
-def _writable_data(x):
-    """The array to nudge in place; a 0-d result of an op may hold an immutable NumPy scalar."""
-    if not isinstance(x._data, np.ndarray):
-        x._data = np.asarray(x._data)
-    return x._data
-
-
 def _numerical_jacobians(func, inputs, float_outputs, eps):
     """``result[i][j]``: the Jacobian of float output j w.r.t. differentiable input i."""
     result = []
     for x in _diff_inputs(inputs):
-        data = _writable_data(x)
+        data = x._data
         jacobians = [np.zeros((data.size, o.numel()), dtype=o.dtype) for o in float_outputs]
         for k, index in enumerate(np.ndindex(data.shape)):
             for jacobian, column in zip(jacobians, _central_difference(func, inputs, data, index, eps, eps)):
@@ -274,7 +267,7 @@ def _fast_gradcheck(func, func_out, inputs, outputs, eps, rtol, atol, check_grad
     all_ju = []
     for x, u in zip(diff_inputs, all_u):
         delta = (u * eps).reshape(x.shape)
-        all_ju.append(_central_difference(func, inputs, _writable_data(x), ..., delta, eps))
+        all_ju.append(_central_difference(func, inputs, x._data, ..., delta, eps))
     if not outputs:
         if any(ju.size and np.abs(ju).max() > nondet_tol for per_input in all_ju for ju in per_input):
             raise GradcheckError("Numerical gradient for function expected to be zero")
@@ -532,7 +525,7 @@ def _random_grad_output(output, non_contiguous):
     from ..creation import rand
 
     dtype = output.dtype if output.dtype.kind == "f" else np.dtype(np.float64)
-    values = np.asarray((rand(*output.shape, dtype=dtype) * 2 - 1)._data)
+    values = (rand(*output.shape, dtype=dtype) * 2 - 1)._data
     if non_contiguous:
         # Every other element of a buffer twice as large: same values, strided memory.
         buffer = np.zeros(output.shape + (2,), dtype=dtype)

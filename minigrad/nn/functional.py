@@ -10,8 +10,9 @@ import warnings
 
 import numpy as np
 
-from .. import ops
+from .. import messages, ops
 from ..ops.inplace import _in_place
+from ..ops.nn import MseLoss
 from ..tensor import Tensor
 
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "mse_loss", "cross_entropy",
@@ -144,7 +145,13 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     if weight is not None:
         raise NotImplementedError("minigrad's mse_loss does not implement weight")
     reduction = _reduction(size_average, reduce, reduction)
-    return ops.mse_loss(input, target, reduction=reduction)
+    if input.shape != target.shape:
+        warnings.warn(
+            f"Using a target size ({messages.format_size(target.shape)}) that is different to the input size "
+            f"({messages.format_size(input.shape)}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.", UserWarning, stacklevel=2)
+    # The op itself (it would warn again, pointing here rather than at the caller).
+    return MseLoss.apply(input, target, reduction=reduction)
 
 
 def _flatten_classes(input, target):

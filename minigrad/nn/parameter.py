@@ -6,8 +6,6 @@ A Parameter is a leaf that requires grad. Assigning one to a Module attribute
 plain Tensors, as in PyTorch.
 """
 
-import numpy as np
-
 from .. import dtypes, messages
 from ..creation import empty
 from ..tensor import Tensor
@@ -37,7 +35,7 @@ class Parameter(Tensor):
             raise RuntimeError(messages.NOT_FLOATING_REQUIRES_GRAD_FACTORY)
         # Same memory and version counter as `data`, like PyTorch's
         # `data.detach().requires_grad_()`, but of class Parameter.
-        self._data = np.asarray(data._data)  # a 0-d op result may hold a NumPy scalar
+        self._data = data._data
         self._version_counter = data._shared_version_counter()
         self._requires_grad = bool(requires_grad)
 

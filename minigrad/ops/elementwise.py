@@ -56,6 +56,7 @@ class Mul(Node):
     """z = x * y        grad_x = grad * y,  grad_y = grad * x"""
 
     saves = ("self", "other")
+    saved_for = {"self": (1,), "other": (0,)}
 
     def forward(self, x, y):
         return x * y
@@ -70,6 +71,7 @@ class Div(Node):
     """z = x / y        grad_x = grad / y,  grad_y = -grad * x / y**2"""
 
     saves = ("self", "other")
+    saved_for = {"self": (1,), "other": (0, 1)}
 
     def forward(self, x, y):
         return x / y

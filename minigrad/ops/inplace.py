@@ -165,6 +165,9 @@ def setitem_(input, index, value):
     """``input[index] = value``."""
     index = shape._to_numpy_index(index)
     value = as_tensor(value, input.dtype if not isinstance(value, Tensor) else None)
+    if _state.grad_enabled and input.grad_fn is None and input._requires_grad and shape._index_kind(index, input.shape)[1]:
+        # PyTorch writes x[0] = v through the view x[0], hence its wording.
+        raise RuntimeError(messages.LEAF_VIEW_INPLACE)
     _check_allowed(input, value)
     source = _snapshot(input) if _state.grad_enabled and input._requires_grad else input
     try:

@@ -16,6 +16,7 @@ class MatMul(Node):
     """z = x @ y        grad_x = grad @ y^T,  grad_y = x^T @ grad"""
 
     saves = ("self", "other")
+    saved_for = {"self": (1,), "other": (0,)}  # each operand is needed only for the other's gradient
 
     def name(self):
         return self._name
@@ -32,25 +33,47 @@ class MatMul(Node):
         return np.matmul(x, y)
 
     def backward(self, grad):
-        x, y = self.saved_tensors
+        x, y = self.saved_tensors  # only the ones a wanted gradient needs (see saved_for)
+        x_ndim, y_ndim = (len(shape) for shape, _ in self._input_meta)
         # Promote 1-D operands to matrices, apply the 2-D formulas, then drop the added dim.
         # The column dim goes back first: for 1-D @ 1-D the gradient is 0-d and becomes (1, 1).
-        if y.ndim == 1:
+        if y_ndim == 1:
             grad = grad.unsqueeze(-1)
-        if x.ndim == 1:
+        if x_ndim == 1:
             grad = grad.unsqueeze(-2)
-        x2 = x.unsqueeze(0) if x.ndim == 1 else x
-        y2 = y.unsqueeze(-1) if y.ndim == 1 else y
         grad_x = grad_y = None
         if self.needs_input_grad[0]:
-            grad_x = grad @ y2.mT
-            if x.ndim == 1:
+            grad_x = grad @ (y.unsqueeze(-1) if y_ndim == 1 else y).mT
+            if x_ndim == 1:
                 grad_x = grad_x.squeeze(-2)
         if self.needs_input_grad[1]:
-            grad_y = x2.mT @ grad
-            if y.ndim == 1:
+            grad_y = (x.unsqueeze(0) if x_ndim == 1 else x).mT @ grad
+            if y_ndim == 1:
                 grad_y = grad_y.squeeze(-1)
         return grad_x, grad_y
+
+
+class Addmm(Node):
+    """z = bias + m1 @ m2 (2-D)        grad_bias = grad,  grad_m1 = grad @ m2^T,  grad_m2 = m1^T @ grad
+
+    What ``linear`` records for a 2-D input with a bias, as PyTorch does: one
+    node instead of a matmul and an add.
+    """
+
+    saves = ("mat1", "mat2")
+    input_names = ("self", "mat1", "mat2")
+    saved_for = {"mat1": (2,), "mat2": (1,)}
+
+    def forward(self, bias, m1, m2):
+        out = m1 @ m2
+        out += bias
+        return out
+
+    def backward(self, grad):
+        m1, m2 = self.saved_tensors
+        return (grad,
+                grad @ m2.mT if self.needs_input_grad[1] else None,
+                m1.mT @ grad if self.needs_input_grad[2] else None)
 
 
 def matmul(input, other):
