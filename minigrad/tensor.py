@@ -300,6 +300,12 @@ class Tensor:
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._data.shape[0]))
 
+    def __format__(self, spec):
+        # As PyTorch: a one-number tensor formats as that number (f"{loss:.3f}").
+        if self._data.ndim == 0:
+            return self._data.item().__format__(spec)
+        return object.__format__(self, spec) if spec else repr(self)
+
     def __repr__(self):
         from .printing import tensor_repr
 

@@ -18,7 +18,7 @@ from .gradcheck import gradcheck, gradgradcheck
 from .gradcheck import GradcheckError
 
 __all__ = [
-    "backward", "grad", "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
+    "backward", "grad", "GradcheckError", "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",
     "functional", "graph", "detect_anomaly", "set_detect_anomaly", "is_anomaly_enabled", "no_grad",
     "enable_grad", "set_grad_enabled",
 ]

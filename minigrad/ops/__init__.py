@@ -6,7 +6,7 @@ on Tensors) and, under them, the lowercase functions users call.
 
 from .convert import bool, double, float, int, long, to, type_as
 from .elementwise import (
-    abs, add, clamp, clip, clone, cos, div, eq, exp, ge, gt, isnan, le, log, logical_not, lt, maximum,
+    abs, add, all, any, clamp, clip, clone, cos, div, eq, exp, ge, gt, isnan, le, log, logical_not, lt, maximum,
     minimum, mul, ne, neg, pow, relu, sigmoid, sign, sin, sqrt, sub, tanh, where,
 )
 from .inplace import add_, clamp_, copy_, div_, fill_, is_floating_point, mul_, setitem_, sub_, zero_
@@ -25,7 +25,7 @@ TENSOR_METHODS = (
     "add", "sub", "mul", "div", "neg", "pow", "matmul", "mm", "dot", "outer", "abs", "exp", "log", "sqrt",
     "sin", "cos", "tanh", "sigmoid", "relu", "sign", "clamp", "clip", "maximum", "minimum", "clone",
     "to", "float", "double", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
-    "isnan", "logical_not", "sum", "sum_to_size", "mean", "var", "amax", "amin", "max", "min",
+    "isnan", "logical_not", "all", "any", "sum", "sum_to_size", "mean", "var", "amax", "amin", "max", "min",
     "argmax", "argmin", "logsumexp", "norm", "softmax", "log_softmax", "reshape", "reshape_as", "view",
     "view_as", "flatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze", "expand",
     "expand_as", "add_", "sub_", "mul_", "div_", "clamp_", "zero_", "fill_", "copy_",

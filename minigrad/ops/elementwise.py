@@ -513,3 +513,13 @@ def isnan(input):
 
 def logical_not(input):
     return Tensor._wrap(np.logical_not(input._data))
+
+
+def all(input, dim=None, keepdim=False):
+    """True where every element (over ``dim``) is nonzero; a bool tensor."""
+    return Tensor._wrap(np.asarray(np.all(input._data, axis=dim, keepdims=keepdim)))
+
+
+def any(input, dim=None, keepdim=False):
+    """True where some element (over ``dim``) is nonzero; a bool tensor."""
+    return Tensor._wrap(np.asarray(np.any(input._data, axis=dim, keepdims=keepdim)))

@@ -7,6 +7,7 @@ how PyTorch records them, and because the fused formulas are numerically stable.
 import numpy as np
 
 from .. import dtypes
+from .. import messages
 from ..function import Node
 from ..tensor import Tensor
 from .operands import normalize_dim
@@ -128,7 +129,8 @@ def mse_loss(input, target, reduction="mean"):
         import warnings
 
         warnings.warn(
-            f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+            f"Using a target size ({messages.format_size(target.shape)}) that is different to the input "
+            f"size ({messages.format_size(input.shape)}). "
             "This will likely lead to incorrect results due to broadcasting. "
             "Please ensure they have the same size.", UserWarning, stacklevel=2)
     return MseLoss.apply(input, target, reduction=reduction)
