@@ -1,0 +1,110 @@
+"""(c) A long chain: ``y = y * 1.000001`` repeated 10^5 and 10^6 times on a scalar leaf.
+
+(The factor is that close to 1 so that 10^6 products stay finite in float32:
+1.0001 ** 10**6 is about 2.7e43, beyond float32's 3.4e38.)
+
+The engine walks the graph with an explicit stack and a ready queue, never by
+recursion, so the chain's depth is limited only by memory. This measures
+whether its cost is also *linear*: the time per node at 10^6 nodes divided by
+the time per node at 10^5 should be about 1.
+
+Three phases are timed once each (a chain of 10^6 takes seconds, long next to
+scheduling noise): building the chain (forward), ``backward()``, and freeing
+the graph when the last reference goes (``del y``).
+
+Run alone: ``python benchmarks/long_chain.py [--quick]``.
+"""
+
+import timing  # noqa: I001  (first: pins BLAS to one thread before NumPy loads)
+
+import gc
+
+import numpy as np
+
+import minigrad
+
+TITLE = "(c) Long chain"
+FACTOR = 1.000001
+
+
+def time_chain(lib, n, collect=True):
+    """Seconds to build, backward through and free a chain of ``n`` multiplications.
+
+    Args:
+        collect: False to switch Python's cyclic garbage collector off while
+            the chain is built (a diagnostic: how much of the forward time it takes).
+
+    Returns:
+        (forward_s, backward_s, free_s, grad): ``grad`` is d y / d x, checked by the caller.
+    """
+    gc.collect()
+    x = lib.tensor(1.0, requires_grad=True)
+    if not collect:
+        gc.disable()
+    try:
+        start = timing.clock()
+        y = x
+        for _ in range(n):
+            y = y * FACTOR
+        built = timing.clock()
+    finally:
+        gc.enable()
+    y.backward()
+    done = timing.clock()
+    del y
+    freed = timing.clock()
+    return built - start, done - built, freed - done, x.grad.item()
+
+
+def run(quick=False):
+    """Time chains of two lengths in minigrad (and PyTorch); report per-node times and their ratio."""
+    report = timing.Report(TITLE)
+    sizes = (10**3, 10**4) if quick else (10**5, 10**6)
+    libs = {"minigrad": minigrad}
+    torch = timing.optional_torch()
+    if torch is not None:
+        libs["torch"] = torch
+
+    per_node = {}
+    rows = []
+    for lib_name, lib in libs.items():
+        time_chain(lib, 1000)  # warm up
+        for n in sizes:
+            timing.log(f"  chain of {n:.0e} in {lib_name}...")
+            fwd, bwd, free, grad = time_chain(lib, n)
+            expected = float(np.float32(FACTOR)) ** n  # the factor as float32 holds it
+            if abs(grad - expected) > 1e-2 * expected:  # float32 rounding builds up along the chain
+                raise AssertionError(f"{lib_name}: d y / d x = {grad}, expected about {expected}")
+            fwd_no_gc = time_chain(lib, n, collect=False)[0] if lib is minigrad else None
+            per_node[lib_name, n] = (fwd + bwd) / n
+            rows.append([lib_name, f"10^{len(str(n)) - 1}", f"{fwd:.2f}", f"{bwd:.2f}", f"{free:.2f}",
+                         f"{fwd / n * 1e6:.2f}", f"{bwd / n * 1e6:.2f}", f"{(fwd + bwd) / n * 1e6:.2f}",
+                         "-" if fwd_no_gc is None else f"{fwd_no_gc / n * 1e6:.2f}"])
+    report.add(f"`y = y * {FACTOR}` n times on a float32 scalar leaf, then `y.backward()`, then `del y`. "
+               f"One run each, {timing.clock_name()}; times in seconds, per-node times in µs. "
+               "*fwd µs/node, gc off*: the forward again with Python's cyclic garbage collector "
+               "disabled, to show its share (PyTorch's graph lives in C++, out of its sight).", "")
+    report.add(*timing.table(["library", "nodes", "forward s", "backward s", "free s", "fwd µs/node",
+                              "bwd µs/node", "total µs/node", "fwd µs/node, gc off"], rows))
+
+    small, large = sizes
+    lines = []
+    for lib_name in libs:
+        r = per_node[lib_name, large] / per_node[lib_name, small]
+        lines.append(f"- {lib_name}: per-node time (forward + backward) at {large:.0e} / at {small:.0e} = "
+                     f"**{r:.2f}** (1 = linear)")
+    report.add("", *lines)
+    r = per_node["minigrad", large] / per_node["minigrad", small]
+    # "Linear" with a tolerance: a 10x longer chain also means a 10x larger heap,
+    # which costs the allocator, the caches and the garbage collector a little more per object.
+    report.goal(f"{large:.0e}-node chain in linear time (per-node ratio vs {small:.0e} about 1)", f"{r:.2f}",
+                r <= 1.3)
+    return report
+
+
+if __name__ == "__main__":
+    import sys
+
+    timing.optional_torch()
+    timing.freeze_imports()
+    print(run(quick="--quick" in sys.argv).markdown())

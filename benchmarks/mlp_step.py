@@ -1,0 +1,242 @@
+"""(a) One MLP training step: minigrad against hand-written NumPy and PyTorch.
+
+The model is 784-256-10 with a ReLU, trained on a batch of 128 with softmax
+cross-entropy and plain SGD, in float32 (PyTorch's default dtype). All
+contenders start from the same weights, made once with NumPy and copied in,
+and the script checks that they compute the same losses before timing them,
+so the ratios compare equal work.
+
+Run alone: ``python benchmarks/mlp_step.py [--quick]``.
+"""
+
+import timing  # noqa: I001  (first: pins BLAS to one thread before NumPy loads)
+
+import numpy as np
+
+import minigrad
+
+BATCH, IN, HIDDEN, OUT = 128, 784, 256, 10
+LR = 0.1
+TITLE = "(a) MLP training step"
+
+
+def make_problem(seed=0):
+    """Weights (PyTorch's Linear init: U(-1/sqrt(fan_in), 1/sqrt(fan_in))), a batch and its labels."""
+    rng = np.random.default_rng(seed)
+
+    def uniform(fan_in, *shape):
+        bound = 1.0 / np.sqrt(fan_in)
+        return rng.uniform(-bound, bound, size=shape).astype(np.float32)
+
+    weights = {"W1": uniform(IN, HIDDEN, IN), "b1": uniform(IN, HIDDEN),
+               "W2": uniform(HIDDEN, OUT, HIDDEN), "b2": uniform(HIDDEN, OUT)}
+    x = rng.standard_normal((BATCH, IN)).astype(np.float32)
+    y = rng.integers(0, OUT, size=BATCH).astype(np.int64)
+    return weights, x, y
+
+
+# --- the three (or four) contenders: each is built fresh from the same weights ---------
+class NumpyStep:
+    """The step written by hand: forward, softmax cross-entropy, backward, SGD."""
+
+    name = "NumPy by hand"
+
+    def __init__(self, weights, x, y):
+        self.p = {k: v.copy() for k, v in weights.items()}
+        self.x, self.y = x, y
+        self.rows = np.arange(len(y))
+
+    def step(self):
+        p, x, y = self.p, self.x, self.y
+        # forward
+        h_pre = x @ p["W1"].T + p["b1"]
+        h = np.maximum(h_pre, 0)
+        logits = h @ p["W2"].T + p["b2"]
+        shifted = logits - logits.max(axis=1, keepdims=True)
+        e = np.exp(shifted)
+        sum_e = e.sum(axis=1, keepdims=True)
+        loss = np.log(sum_e[:, 0]).mean() - shifted[self.rows, y].mean()
+        # backward: d loss / d logits = (softmax - onehot) / N
+        d_logits = e / sum_e
+        d_logits[self.rows, y] -= 1
+        d_logits /= len(y)
+        d_W2 = d_logits.T @ h
+        d_b2 = d_logits.sum(axis=0)
+        d_h = d_logits @ p["W2"]
+        d_h[h_pre <= 0] = 0
+        d_W1 = d_h.T @ x
+        d_b1 = d_h.sum(axis=0)
+        # SGD
+        p["W1"] -= LR * d_W1
+        p["b1"] -= LR * d_b1
+        p["W2"] -= LR * d_W2
+        p["b2"] -= LR * d_b2
+        return float(loss)
+
+
+def minigrad_has_nn():
+    """True once ``minigrad.nn.Linear`` and ``minigrad.optim.SGD`` exist."""
+    return hasattr(minigrad.nn, "Linear") and hasattr(minigrad.optim, "SGD")
+
+
+def _minigrad_cross_entropy():
+    functional = getattr(minigrad.nn, "functional", None)
+    return getattr(functional, "cross_entropy", None) or minigrad.cross_entropy
+
+
+class MinigradNNStep:
+    """minigrad the way a user trains: ``nn.Linear``, ``cross_entropy``, ``optim.SGD``."""
+
+    name = "minigrad (nn + optim)"
+
+    def __init__(self, weights, x, y):
+        nn = minigrad.nn
+        self.l1, self.l2 = nn.Linear(IN, HIDDEN), nn.Linear(HIDDEN, OUT)
+        self.model = nn.Sequential(self.l1, nn.ReLU(), self.l2)
+        with minigrad.no_grad():
+            for layer, w, b in ((self.l1, "W1", "b1"), (self.l2, "W2", "b2")):
+                layer.weight.copy_(minigrad.tensor(weights[w]))
+                layer.bias.copy_(minigrad.tensor(weights[b]))
+        self.optimizer = minigrad.optim.SGD(self.model.parameters(), lr=LR)
+        self.cross_entropy = _minigrad_cross_entropy()
+        self.x, self.y = minigrad.tensor(x), minigrad.tensor(y)
+
+    def loss(self):
+        """The forward pass alone (the graph hangs off the returned loss)."""
+        return self.cross_entropy(self.model(self.x), self.y)
+
+    def step(self):
+        self.optimizer.zero_grad()
+        loss = self.loss()
+        loss.backward()
+        self.optimizer.step()
+        return loss
+
+
+class MinigradOpsStep:
+    """minigrad with tensors and ops only: ``x @ W.t() + b``, ``relu``, ``cross_entropy``."""
+
+    name = "minigrad (tensors + ops)"
+
+    def __init__(self, weights, x, y):
+        self.params = [minigrad.tensor(weights[k], requires_grad=True) for k in ("W1", "b1", "W2", "b2")]
+        self.x, self.y = minigrad.tensor(x), minigrad.tensor(y)
+
+    def loss(self):
+        """The forward pass alone (the graph hangs off the returned loss)."""
+        W1, b1, W2, b2 = self.params
+        h = minigrad.relu(self.x @ W1.t() + b1)
+        return minigrad.cross_entropy(h @ W2.t() + b2, self.y)
+
+    def step(self):
+        loss = self.loss()
+        loss.backward()
+        with minigrad.no_grad():
+            for p in self.params:
+                p -= LR * p.grad
+                p.grad = None  # what zero_grad(set_to_none=True) does
+        return loss
+
+
+class TorchStep:
+    """The same step in PyTorch: ``nn.Linear``, ``F.cross_entropy``, ``optim.SGD``."""
+
+    name = "PyTorch"
+
+    def __init__(self, weights, x, y):
+        torch = timing.optional_torch()
+        self.torch = torch
+        self.l1, self.l2 = torch.nn.Linear(IN, HIDDEN), torch.nn.Linear(HIDDEN, OUT)
+        self.model = torch.nn.Sequential(self.l1, torch.nn.ReLU(), self.l2)
+        with torch.no_grad():
+            for layer, w, b in ((self.l1, "W1", "b1"), (self.l2, "W2", "b2")):
+                layer.weight.copy_(torch.from_numpy(weights[w]))
+                layer.bias.copy_(torch.from_numpy(weights[b]))
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=LR)
+        self.x, self.y = torch.from_numpy(x), torch.from_numpy(y)
+
+    def step(self):
+        self.optimizer.zero_grad()
+        loss = self.torch.nn.functional.cross_entropy(self.model(self.x), self.y)
+        loss.backward()
+        self.optimizer.step()
+        return loss
+
+
+def contenders():
+    """The step classes to compare, NumPy first; minigrad's nn/optim only once they exist."""
+    steps = [NumpyStep]
+    if minigrad_has_nn():
+        steps.append(MinigradNNStep)
+    steps.append(MinigradOpsStep)
+    if timing.optional_torch() is not None:
+        steps.append(TorchStep)
+    return steps
+
+
+def _as_float(loss):
+    return loss.item() if hasattr(loss, "item") else float(loss)
+
+
+def check_same_losses(weights, x, y, steps=3):
+    """Run a few steps of each contender from the same start; return their losses.
+
+    Raises:
+        AssertionError: if any contender's losses differ from NumPy's by more than 1e-4
+            (then the timings would not compare equal work).
+    """
+    losses = {}
+    for cls in contenders():
+        runner = cls(weights, x, y)
+        losses[cls.name] = [_as_float(runner.step()) for _ in range(steps)]
+    reference = losses[NumpyStep.name]
+    for name, values in losses.items():
+        worst = max(abs(a - b) for a, b in zip(values, reference))
+        if worst > 1e-4:
+            raise AssertionError(f"{name} losses {values} differ from NumPy's {reference} by {worst:.2e}")
+    return losses
+
+
+def run(quick=False):
+    """Check equal work, time the step of every contender, and report ms/step and ratios."""
+    report = timing.Report(TITLE)
+    weights, x, y = make_problem()
+    losses = check_same_losses(weights, x, y)
+    first = ", ".join(f"{v:.6f}" for v in losses[NumpyStep.name])
+    report.add(f"Batch {BATCH}, {IN}-{HIDDEN}-{OUT}, ReLU, cross-entropy, SGD lr={LR}, float32, one thread. "
+               f"Same initial weights everywhere; losses of the first 3 steps agree to 1e-4 "
+               f"({first}).", "")
+
+    runners = {cls.name: cls(weights, x, y) for cls in contenders()}
+    for runner in runners.values():  # warm up: first-call allocations, caches, lazy imports
+        for _ in range(2 if quick else 5):
+            runner.step()
+    number, repeats = (2, 3) if quick else (5, 100)
+    times = timing.time_interleaved({name: r.step for name, r in runners.items()}, number, repeats)
+
+    numpy_t = times[NumpyStep.name]
+    torch_t = times.get(TorchStep.name)
+    rows = []
+    for name, t in times.items():
+        vs_torch = "-" if torch_t is None else f"{t.ratio_to(torch_t):.2f}x"
+        rows.append([name, f"{t.median * 1e3:.3f}", f"{t.iqr * 100:.0f}%", f"{t.ratio_to(numpy_t):.2f}x",
+                     vs_torch])
+    report.add(*timing.table(["step", "ms/step", "IQR", "vs NumPy", "vs PyTorch"], rows))
+    report.add("", f"Times are {timing.clock_name()}, median of {repeats} interleaved rounds of {number} "
+               "steps each; IQR = interquartile range / median. Ratios are medians of per-round ratios.")
+
+    main = MinigradNNStep.name if MinigradNNStep.name in times else MinigradOpsStep.name
+    vs_numpy = times[main].ratio_to(numpy_t)
+    report.goal(f"MLP step ({main}) within 1.15x of NumPy by hand", f"{vs_numpy:.2f}x", vs_numpy <= 1.15)
+    vs_torch = None if torch_t is None else times[main].ratio_to(torch_t)
+    report.goal(f"MLP step ({main}) no slower than PyTorch", timing.fmt(vs_torch, 2) + "x" if vs_torch else "-",
+                None if vs_torch is None else vs_torch <= 1.0)
+    return report
+
+
+if __name__ == "__main__":
+    import sys
+
+    timing.optional_torch()
+    timing.freeze_imports()
+    print(run(quick="--quick" in sys.argv).markdown())
