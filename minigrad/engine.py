@@ -257,8 +257,8 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
                 for child, output_nr in node.next_functions:
                     if child is not None:
                         send(child, output_nr, None)
-            yield BackwardStep(index, node, False, tuple(grads), (), tuple(accumulated),
-                               tuple(captured), (), pending)
+            yield BackwardStep(index, node, False, tuple(grads), (), tuple(accumulated) if accumulated else (),
+                               tuple(captured) if captured else (), (), pending)
             continue
 
         # 2. Pre-hooks, then the chain rule itself, then post-hooks.
@@ -272,7 +272,8 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
         else:
             previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
             try:
-                grad_inputs = _validate(node, node.backward(*grads))
+                with np.errstate(all="ignore"):  # nan/inf arise silently, as in PyTorch
+                    grad_inputs = _validate(node, node.backward(*grads))
             finally:
                 _state.grad_enabled = previous_mode
             if _state.anomaly_enabled and _state.anomaly_check_nan:
@@ -290,12 +291,15 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
             if child is not None and (runs is None or child in runs or child in capture_nodes):
                 send(child, output_nr, grad)
 
-        yield BackwardStep(index, node, True, tuple(grads), grad_inputs, tuple(accumulated),
-                           tuple(captured), released, pending)
+        yield BackwardStep(index, node, True, tuple(grads), grad_inputs, tuple(accumulated) if accumulated else (),
+                           tuple(captured) if captured else (), released, pending)
 
 
 def _accumulate(tensor, grad, create_graph, record_values):
     """Add ``grad`` into ``tensor.grad`` and describe it for the step record."""
+    if not record_values and not create_graph and not _state.grad_enabled:
+        accumulate_into(tensor, grad)  # the common case: nothing to record or switch
+        return (tensor, None, None)
     before = None
     if record_values and tensor._grad is not None:
         before = tensor._grad._data.copy()

@@ -62,8 +62,10 @@ class SavedTensor:
 
     def __init__(self, tensor, is_output):
         self.is_output = is_output
-        self.version_counter = tensor._shared_version_counter()
-        self.version = self.version_counter.value
+        # An input is kept as the Tensor, whose _version we can read later; an
+        # output is kept as its array, so it needs the shared counter object.
+        self.version_counter = tensor._shared_version_counter() if is_output else None
+        self.version = tensor._version
         if is_output:
             self.tensor = None
             self.data = tensor._data
@@ -73,7 +75,8 @@ class SavedTensor:
             self.data = None
 
     def unpack(self, node):
-        if self.version_counter.value != self.version:
+        current = self.version_counter.value if self.is_output else self.tensor._version
+        if current != self.version:
             if self.is_output:
                 what, owner = self.data, node
             else:
@@ -83,7 +86,7 @@ class SavedTensor:
                 messages.INPLACE_VERSION.format(
                     what=messages.legacy_type(_tensor.Tensor._wrap(np.asarray(what)) if self.is_output else what),
                     which=which,
-                    version=self.version_counter.value,
+                    version=current,
                     expected=self.version,
                 )
             )
@@ -115,6 +118,10 @@ class Node:
     #: Optional ``{name: (input positions)}``: save ``name`` only if one of
     #: those inputs needs a gradient (``Mul`` needs ``other`` only for grad_self).
     saved_for = None
+    #: True for ops whose forward can turn finite numbers into inf or nan
+    #: (log(0), 1/0, overflow): NumPy's warnings are silenced there, as PyTorch
+    #: gives none. The engine silences them for every backward.
+    may_warn = False
     #: Plain (non-tensor) values forward stores as attributes, readable as ``_saved_<name>``.
     saved_params = ()
 
@@ -146,7 +153,10 @@ class Node:
     def apply(cls, *inputs, **params):
         """Run the op on Tensors and record it in the graph if any input needs a gradient."""
         node = cls()
-        with np.errstate(all="ignore"):  # inf and nan arise silently, as in PyTorch
+        if cls.may_warn:
+            with np.errstate(all="ignore"):  # inf and nan arise silently, as in PyTorch
+                out = node.forward(*[t._data for t in inputs], **params)
+        else:
             out = node.forward(*[t._data for t in inputs], **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)  # NumPy gives scalars, not 0-d arrays, for some 0-d results
@@ -161,9 +171,12 @@ class Node:
     def _connect(self, inputs, result):
         """Link this node into the graph as the creator of ``result``."""
         self._sequence_nr = next(_sequence)
-        self.next_functions = tuple([t._gradient_edge() for t in inputs])
-        self.needs_input_grad = tuple(t._requires_grad for t in inputs)
-        self._input_meta = tuple((t._data.shape, t._data.dtype) for t in inputs)
+        edges, needs, meta = [], [], []
+        for t in inputs:
+            edges.append(t._gradient_edge())
+            needs.append(t._requires_grad)
+            meta.append((t._data.shape, t._data.dtype))
+        self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
         result.grad_fn = self
         if self.saves:

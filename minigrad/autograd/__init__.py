@@ -111,7 +111,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
         warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=2)
     steps = iter_backward(outputs, grads, retain_graph, create_graph, inputs=inputs,
                           accumulate_grad=True, record_values=bool(graph._observers))
-    for _ in graph._run(steps):
+    for _ in (graph._run(steps) if graph._observers else steps):
         pass
 
 

@@ -55,6 +55,8 @@ class Rsub(Sub):
 class Mul(Node):
     """z = x * y        grad_x = grad * y,  grad_y = grad * x"""
 
+    may_warn = True
+
     saves = ("self", "other")
     saved_for = {"self": (1,), "other": (0,)}
 
@@ -70,6 +72,8 @@ class Mul(Node):
 class Div(Node):
     """z = x / y        grad_x = grad / y,  grad_y = -grad * x / y**2"""
 
+    may_warn = True
+
     saves = ("self", "other")
     saved_for = {"self": (1,), "other": (0, 1)}
 
@@ -84,6 +88,8 @@ class Div(Node):
 
 class Reciprocal(Node):
     """z = 1 / x        grad_x = -grad * z**2"""
+
+    may_warn = True
 
     saves = ("result",)
 
@@ -108,6 +114,8 @@ class Neg(Node):
 class Pow(Node):
     """z = x ** p (p a number)        grad_x = grad * p * x ** (p - 1)"""
 
+    may_warn = True
+
     saves = ("self",)
     saved_params = ("exponent",)
 
@@ -125,6 +133,8 @@ class Pow(Node):
 
 class PowTensor(Node):
     """z = x ** y (both tensors)        grad_x = grad * y * x ** (y - 1),  grad_y = grad * z * log(x)"""
+
+    may_warn = True
 
     saves = ("self", "exponent", "result")
     input_names = ("self", "exponent")
@@ -156,6 +166,8 @@ class PowScalarBase(PowTensor):
 class Exp(Node):
     """z = exp(x)        grad_x = grad * z"""
 
+    may_warn = True
+
     saves = ("result",)
 
     def forward(self, x):
@@ -169,6 +181,8 @@ class Exp(Node):
 class Log(Node):
     """z = log(x)        grad_x = grad / x"""
 
+    may_warn = True
+
     saves = ("self",)
 
     def forward(self, x):
@@ -181,6 +195,8 @@ class Log(Node):
 
 class Sqrt(Node):
     """z = sqrt(x)        grad_x = grad / (2 * z)"""
+
+    may_warn = True
 
     saves = ("result",)
 

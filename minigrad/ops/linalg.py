@@ -12,6 +12,16 @@ from ..function import Node
 from .operands import promote
 
 
+def _is_transposed(array):
+    """True for a 2-D array laid out column-major: a transposed view such as ``w.t()``."""
+    return array.ndim == 2 and array.flags.f_contiguous and not array.flags.c_contiguous
+
+
+def _mat2_grad(mat1, grad, transposed):
+    """``mat1^T @ grad``, computed as ``(grad^T @ mat1)^T`` when mat2 was a transposed view."""
+    return (grad.mT @ mat1).mT if transposed else mat1.mT @ grad
+
+
 class MatMul(Node):
     """z = x @ y        grad_x = grad @ y^T,  grad_y = x^T @ grad"""
 
@@ -30,6 +40,7 @@ class MatMul(Node):
             self._name = "MvBackward0"
         else:
             self._name = "BmmBackward0"  # NB: PyTorch wraps batched matmuls in view nodes too
+        self.mat2_transposed = _is_transposed(y)
         return np.matmul(x, y)
 
     def backward(self, grad):
@@ -47,7 +58,7 @@ class MatMul(Node):
             if x_ndim == 1:
                 grad_x = grad_x.squeeze(-2)
         if self.needs_input_grad[1]:
-            grad_y = (x.unsqueeze(0) if x_ndim == 1 else x).mT @ grad
+            grad_y = _mat2_grad(x.unsqueeze(0) if x_ndim == 1 else x, grad, self.mat2_transposed)
             if y_ndim == 1:
                 grad_y = grad_y.squeeze(-1)
         return grad_x, grad_y
@@ -65,6 +76,10 @@ class Addmm(Node):
     saved_for = {"mat1": (2,), "mat2": (1,)}
 
     def forward(self, bias, m1, m2):
+        # linear() passes weight.t(): compute that gradient transposed, so that
+        # after TBackward it lands in the weight's own (row-major) layout and
+        # accumulating into .grad needs no transposing copy (PyTorch does the same).
+        self.mat2_transposed = _is_transposed(m2)
         out = m1 @ m2
         out += bias
         return out
@@ -73,7 +88,7 @@ class Addmm(Node):
         m1, m2 = self.saved_tensors
         return (grad,
                 grad @ m2.mT if self.needs_input_grad[1] else None,
-                m1.mT @ grad if self.needs_input_grad[2] else None)
+                _mat2_grad(m1, grad, self.mat2_transposed) if self.needs_input_grad[2] else None)
 
 
 def matmul(input, other):

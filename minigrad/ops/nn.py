@@ -14,13 +14,15 @@ from .operands import normalize_dim
 
 
 def _stable_softmax(x, dim):
-    shifted = x - np.max(x, axis=dim, keepdims=True)
-    e = np.exp(shifted)
-    return e / np.sum(e, axis=dim, keepdims=True)
+    # Array methods: much cheaper than np.max/np.sum on small arrays.
+    e = np.exp(x - x.max(axis=dim, keepdims=True))
+    return e / e.sum(axis=dim, keepdims=True)
 
 
 class Softmax(Node):
     """z = exp(x) / sum(exp(x)) along dim        grad_x = z * (grad - sum(grad * z))"""
+
+    may_warn = True
 
     saves = ("result",)
     saved_params = ("dim",)
@@ -37,13 +39,15 @@ class Softmax(Node):
 class LogSoftmax(Node):
     """z = x - logsumexp(x) along dim        grad_x = grad - softmax(x) * sum(grad)"""
 
+    may_warn = True
+
     saves = ("result",)
     saved_params = ("dim",)
 
     def forward(self, x, dim):
         self.dim = dim
-        shifted = x - np.max(x, axis=dim, keepdims=True)
-        return shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+        shifted = x - x.max(axis=dim, keepdims=True)
+        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
 
     def backward(self, grad):
         (z,) = self.saved_tensors
@@ -52,6 +56,8 @@ class LogSoftmax(Node):
 
 class MseLoss(Node):
     """z = mean((x - y)**2)        grad_x = grad * 2 (x - y) / N,  grad_y = -grad_x"""
+
+    may_warn = True
 
     saves = ("self", "target")
     input_names = ("self", "target")

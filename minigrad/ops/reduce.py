@@ -77,6 +77,8 @@ class SumToSize(Node):
 class Mean(Node):
     """z = mean of x over dims        grad_x = grad / (number of elements averaged)"""
 
+    may_warn = True
+
     saved_params = ("dim", "keepdim")
 
     def name(self):
@@ -95,6 +97,8 @@ class Mean(Node):
 
 class Var(Node):
     """z = sum((x - mean)**2) / (N - correction)        grad_x = grad * 2 (x - mean) / (N - correction)"""
+
+    may_warn = True
 
     saves = ("self",)
     saved_params = ("dim", "correction", "keepdim")
@@ -186,6 +190,8 @@ class MinDim(MaxDim):
 class Logsumexp(Node):
     """z = log(sum(exp(x)))        grad_x = grad * exp(x - z) (the softmax of x)"""
 
+    may_warn = True
+
     saves = ("self", "result")
     saved_params = ("dim", "keepdim")
 
@@ -203,6 +209,8 @@ class Logsumexp(Node):
 
 class Norm(Node):
     """z = (sum |x|**p) ** (1/p)        grad_x = grad * x * |x|**(p-2) / z**(p-1)  (p=2: grad * x / z)"""
+
+    may_warn = True
 
     saves = ("self", "result")
     saved_params = ("ord", "dim", "keepdim")
