@@ -52,10 +52,10 @@ def _write(tensor, result):
     np.copyto(tensor._data, result._data, casting="same_kind")
     counter = tensor._shared_version_counter()
     counter.value += 1
+    tensor._graph_version = counter.value  # written through itself: its own graph stays valid
     node = result.grad_fn
     if node is not None:
         tensor.grad_fn, tensor._requires_grad, tensor.output_nr = node, True, 0
-        tensor._graph_version = counter.value
         for saved in (node._saved or {}).values():
             if saved.is_output:  # the node's output is this tensor now
                 saved.version_counter, saved.version = counter, counter.value

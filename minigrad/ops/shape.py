@@ -22,6 +22,8 @@ def _as_view_of(result, base):
         counter = base._shared_version_counter()
         result._version_counter = counter
         result._graph_version = counter.value
+        if base._requires_grad and not _state.grad_enabled:
+            result._requires_grad = True  # as PyTorch: a view made under no_grad still requires grad
     return result
 
 
@@ -215,6 +217,8 @@ def flatten(input, start_dim=0, end_dim=-1):
     if input.ndim == 0:
         return reshape(input, 1)
     start, end = start_dim % input.ndim, end_dim % input.ndim
+    if start == end:
+        return input  # nothing to merge: PyTorch returns the tensor itself, no new node
     shape = input.shape[:start] + (-1,) + input.shape[end + 1:]
     return reshape(input, shape)
 
@@ -358,6 +362,14 @@ def _to_numpy_index(index):
 def getitem(input, index):
     """``input[index]``: ints, slices, None, ..., integer arrays and boolean masks."""
     index = _to_numpy_index(index)
+    parts = index if isinstance(index, tuple) else (index,)
+    if any(isinstance(p, np.ndarray) for p in parts) and any(isinstance(p, (int, np.integer)) for p in parts):
+        # NumPy treats ints next to arrays as advanced indices too, which moves
+        # dims around; PyTorch selects with the ints first. Do it PyTorch's way.
+        selects = tuple(p if isinstance(p, (int, np.integer)) or p is None or p is Ellipsis else slice(None)
+                        for p in parts)
+        rest = tuple(slice(None) if p is None else p for p in parts if not isinstance(p, (int, np.integer)))
+        return getitem(getitem(input, selects), rest)
     kind, is_view = _index_kind(index, input.shape)
     if is_view:
         parts = index if isinstance(index, tuple) else (index,)
