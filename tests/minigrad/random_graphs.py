@@ -52,8 +52,16 @@ class Step:
             (``maximum(a, b)`` and ``amax`` then split the gradient between them).
         note: a comment shown after the step when the program is printed.
         distinct: ``(value, dim)`` pairs: that value must not have two equal
-            elements along ``dim`` (``max(dim)`` picks one of tied elements,
-            and which one is an implementation detail).
+            (or nearly equal) elements along ``dim``: ``max(dim)`` picks one of
+            tied elements, and which one is an implementation detail.
+        compares: ``(values, constants)`` pairs: the step compares the elements
+            of those values with each other and with the constants (``amax``,
+            ``maximum``, ``relu``'s kink at 0 ...). Exact ties are fine (both
+            libraries treat them alike); near-ties are not, as rounding then
+            decides which side wins.
+        nonzero: values that must have no element equal to 0 (a norm, an
+            exponent), points where the two libraries' derivatives legitimately
+            differ.
     """
 
     expr: str
@@ -61,6 +69,8 @@ class Step:
     floating: bool = True
     is_leaf: bool = False
     distinct: tuple = ()
+    compares: tuple = ()
+    nonzero: tuple = ()
     twin_of: int = None
     note: str = ""
 
@@ -195,33 +205,41 @@ def _reduced_shape(shape, dims, keepdim):
     return tuple(n for i, n in enumerate(shape) if i not in axes)
 
 
-# Tensor exponents and norms are shifted by 0.3, which sums and products of
-# grid data (multiples of 0.5) never reach, to stay away from the two points
-# where PyTorch's second derivative is a special case of its own: an exponent
-# of exactly 0 (``pow`` masks that gradient to 0) and the zero vector (``norm``
-# gives nan).
+# Each template comes with what its result's derivative is sensitive to:
+# ``None``, or a tuple of constants its input ``x`` is compared with (a kink,
+# as relu's at 0), or "x~y" (x is compared with y), "y~0" (y with 0), or
+# "y!=0" (y is an exponent, which must not be exactly 0: PyTorch masks that
+# gradient to 0, its own special case).
 UNARY = [
-    "m.exp({x})", "{x}.exp()", "m.tanh({x})", "{x}.tanh()", "m.sigmoid({x})", "{x}.sigmoid()",
-    "m.sin({x})", "{x}.cos()", "m.relu({x})", "{x}.relu()", "m.abs({x})", "{x}.abs()", "-{x}",
-    "m.neg({x})", "{x}.clone()", "m.log({x} * {x} + 0.5)", "({x} * {x} + 0.5).log()",
-    "m.sqrt({x} * {x} + 0.25)", "({x} * {x} + 0.25).sqrt()", "{x} ** 2", "m.pow({x}, 3)",
-    "({x} * {x} + 0.5) ** -1.5", "({x} * {x} + 0.5).pow(0.5)", "2.0 ** {x}", "m.pow(2.0, {x})",
-    "m.clamp({x}, -0.5, 0.5)", "{x}.clamp(min=-0.25)", "{x}.clamp(max=0.75)",
-    "{x} + 1.5", "1.5 + {x}", "{x} - 0.5", "0.5 - {x}", "{x} * -1.25", "-1.25 * {x}", "{x} / 3.0",
-    "3.0 / ({x} * {x} + 0.5)",
+    ("m.exp({x})", None), ("{x}.exp()", None), ("m.tanh({x})", None), ("{x}.tanh()", None),
+    ("m.sigmoid({x})", None), ("{x}.sigmoid()", None), ("m.sin({x})", None), ("{x}.cos()", None),
+    ("m.relu({x})", (0.0,)), ("{x}.relu()", (0.0,)), ("m.abs({x})", (0.0,)), ("{x}.abs()", (0.0,)),
+    ("-{x}", None), ("m.neg({x})", None), ("{x}.clone()", None),
+    ("m.log({x} * {x} + 0.5)", None), ("({x} * {x} + 0.5).log()", None),
+    ("m.sqrt({x} * {x} + 0.25)", None), ("({x} * {x} + 0.25).sqrt()", None),
+    ("{x} ** 2", None), ("m.pow({x}, 3)", None), ("({x} * {x} + 0.5) ** -1.5", None),
+    ("({x} * {x} + 0.5).pow(0.5)", None), ("2.0 ** {x}", None), ("m.pow(2.0, {x})", None),
+    ("m.clamp({x}, -0.5, 0.5)", (-0.5, 0.5)), ("{x}.clamp(min=-0.25)", (-0.25,)),
+    ("{x}.clamp(max=0.75)", (0.75,)),
+    ("{x} + 1.5", None), ("1.5 + {x}", None), ("{x} - 0.5", None), ("0.5 - {x}", None),
+    ("{x} * -1.25", None), ("-1.25 * {x}", None), ("{x} / 3.0", None), ("3.0 / ({x} * {x} + 0.5)", None),
 ]
 
 BINARY = [
-    "{x} + {y}", "m.add({x}, {y})", "{x}.add({y})", "{x} - {y}", "m.sub({x}, {y})", "{x} * {y}",
-    "m.mul({x}, {y})", "{x}.mul({y})", "{x} / ({y} * {y} + 0.5)", "m.div({x}, {y}.exp())",
-    "m.maximum({x}, {y})", "{x}.maximum({y})", "m.minimum({x}, {y})", "({x} * {x} + 0.5) ** ({y} + 0.3)",
-    "m.pow({x}.sigmoid(), {y} - 0.3)", "m.where({x} > {y}, {x}, {y})", "m.where({y} < 0, {x}, {y} * 2.0)",
+    ("{x} + {y}", None), ("m.add({x}, {y})", None), ("{x}.add({y})", None), ("{x} - {y}", None),
+    ("m.sub({x}, {y})", None), ("{x} * {y}", None), ("m.mul({x}, {y})", None), ("{x}.mul({y})", None),
+    ("{x} / ({y} * {y} + 0.5)", None), ("m.div({x}, {y}.exp())", None),
+    ("m.maximum({x}, {y})", "x~y"), ("{x}.maximum({y})", "x~y"), ("m.minimum({x}, {y})", "x~y"),
+    ("({x} * {x} + 0.5) ** {y}", "y!=0"), ("m.pow({x}.sigmoid(), {y})", "y!=0"),
+    ("m.where({x} > {y}, {x}, {y})", "x~y"), ("m.where({y} < 0, {x}, {y} * 2.0)", "y~0"),
 ]
 
 
 def _gen_unary(draw, values):
     x = _pick(draw, values)
-    return [Step(_template(draw, UNARY, x=f"v{x}"), values[x].shape)]
+    template, kinks = draw(st.sampled_from(UNARY))
+    compares = () if kinks is None else (((x,), kinks),)
+    return [Step(template.format(x=f"v{x}"), values[x].shape, compares=compares)]
 
 
 def _gen_binary(draw, values):
@@ -233,7 +251,10 @@ def _gen_binary(draw, values):
         return out is not None and len(out) <= MAX_DIMS and _numel(out) <= MAX_NUMEL
 
     y = _pick(draw, values, fits)  # x itself always fits: a diamond
-    return [Step(_template(draw, BINARY, x=f"v{x}", y=f"v{y}"), _broadcast(shape_x, values[y].shape))]
+    template, sensitivity = draw(st.sampled_from(BINARY))
+    guards = {"x~y": {"compares": (((x, y), ()),)}, "y~0": {"compares": (((y,), (0.0,)),)},
+              "y!=0": {"nonzero": (y,)}, None: {}}[sensitivity]
+    return [Step(template.format(x=f"v{x}", y=f"v{y}"), _broadcast(shape_x, values[y].shape), **guards)]
 
 
 def _gen_reduction(draw, values):
@@ -252,16 +273,17 @@ def _gen_reduction(draw, values):
         expr = _template(draw, ["{x}.{k}({d}, keepdim={kd})", "m.{k}({x}, dim={d}, keepdim={kd})"],
                          x=name, k=kind, d=dims, kd=keepdim)
         return [Step(expr, _reduced_shape(shape, dims, keepdim))]
+    among_themselves = (((x,), ()),)  # ties share the gradient, near-ties must not occur
     if kind == "amax":
         k = draw(st.sampled_from(["amax", "amin"]))
         if ndim == 0 or draw(st.booleans()):
-            return [Step(f"{name}.{k}()", ())]
+            return [Step(f"{name}.{k}()", (), compares=among_themselves)]
         dims = _dim(draw, ndim) if draw(st.booleans()) else _dims(draw, ndim)
         expr = _template(draw, ["{x}.{k}({d}, keepdim={kd})", "m.{k}({x}, dim={d}, keepdim={kd})"],
                          x=name, k=k, d=dims, kd=keepdim)
-        return [Step(expr, _reduced_shape(shape, dims, keepdim))]
+        return [Step(expr, _reduced_shape(shape, dims, keepdim), compares=among_themselves)]
     if kind == "max":
-        return [Step(_template(draw, ["{x}.max()", "m.min({x})"], x=name), ())]
+        return [Step(_template(draw, ["{x}.max()", "m.min({x})"], x=name), (), compares=among_themselves)]
     if kind == "max_dim":
         k = draw(st.sampled_from(["max", "min"]))
         d = _dim(draw, ndim)
@@ -293,11 +315,12 @@ def _gen_reduction(draw, values):
         if unbiased and shape[d] < 2:
             return None  # dividing by N - 1 = 0
         return [Step(f"{name}.var({d}, unbiased={unbiased}, keepdim={keepdim})", _reduced_shape(shape, d, keepdim))]
-    # norm, of a shifted value: see the note above UNARY
+    # norm: not of a zero vector, where PyTorch's second derivative is nan
+    itself = (len(values),)
     if ndim == 0 or draw(st.booleans()):
-        return [Step(f"({name} - 0.3).norm()", ())]
+        return [Step(f"{name}.norm()", (), nonzero=itself)]
     d = _dim(draw, ndim)
-    return [Step(f"m.norm({name} - 0.3, dim={d}, keepdim={keepdim})", _reduced_shape(shape, d, keepdim))]
+    return [Step(f"m.norm({name}, dim={d}, keepdim={keepdim})", _reduced_shape(shape, d, keepdim), nonzero=itself)]
 
 
 def _gen_matmul(draw, values):

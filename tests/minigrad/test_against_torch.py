@@ -51,6 +51,7 @@ LARGEST_VALUE = 1e4
 # Derandomized: CI runs the same examples every time. About 15 ms an example.
 SETTINGS = settings(max_examples=150, deadline=None, derandomize=True, database=None)
 PER_FAMILY = settings(SETTINGS, max_examples=100)
+PER_ERROR = settings(SETTINGS, max_examples=60)
 MODULES = (minigrad, torch)
 
 
@@ -82,21 +83,46 @@ def _rng(program, salt):
 
 
 def _forward(program):
-    """Run the program under PyTorch, then under minigrad; returns (mine, theirs)."""
+    """Run the program under PyTorch, then under minigrad; returns (mine, theirs).
+
+    Skips programs whose values PyTorch finds huge or non-finite, and those
+    that reach a point where the two libraries may legitimately disagree
+    (see ``random_graphs.Step``): a near-tie that rounding decides, a tie in
+    ``max(dim)``, a zero where a norm or an exponent must not be one.
+    """
     theirs = run(program, torch)
     for value in theirs:
         if value.dtype.is_floating_point:
             array = _array(value)
             assume(np.isfinite(array).all() and (np.abs(array) < LARGEST_VALUE).all())
-    for step in program.steps:
-        for index, dim in step.distinct:
-            array = _array(theirs[index])
-            if array.ndim:
-                assume((np.diff(np.sort(array, axis=dim), axis=dim) != 0).all())
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a forward warning PyTorch does not give is a bug
         mine = run(program, minigrad)
+    for step in program.steps:
+        for index, dim in step.distinct:
+            for values in (mine, theirs):
+                array = _array(values[index])
+                if array.ndim:
+                    gaps = np.diff(np.sort(array, axis=dim), axis=dim)
+                    assume((gaps > NEAR * np.maximum(1.0, np.abs(array).max())).all())
+        for indices, constants in step.compares:
+            for values in (mine, theirs):
+                compared = np.concatenate([_array(values[i]).ravel() for i in indices] + [np.asarray(constants)])
+                assume(not _near_ties(compared))
+        for index in step.nonzero:
+            assume((_array(theirs[index]) != 0).all())
     return mine, theirs
+
+
+#: Two numbers closer than this (relative) but not equal are a near-tie.
+NEAR = 1e-9
+
+
+def _near_ties(array):
+    """True if two elements differ, but only by what rounding could explain."""
+    gaps = np.abs(array[:, None] - array[None, :])
+    scale = np.maximum(1.0, np.maximum(np.abs(array[:, None]), np.abs(array[None, :])))
+    return bool(((gaps > 0) & (gaps <= NEAR * scale)).any())
 
 
 def _cotangent(program, shape, salt, requires_grad=False):
@@ -320,9 +346,10 @@ def _matmul_operands(expr):
     return pairs
 
 
-@SETTINGS
-@given(programs(), st.sampled_from(ERRORS), st.data())
-def test_errors_match(program, error, data):
+@pytest.mark.parametrize("error", ERRORS)
+@PER_ERROR
+@given(programs(), st.data())
+def test_errors_match(error, program, data):
     mine, theirs = _forward(program)
     gradients = _cotangent(program, theirs[-1].shape, "backward")
     actions = []  # one callable per module, run under minigrad and under PyTorch

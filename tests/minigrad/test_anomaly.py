@@ -12,16 +12,6 @@ import minigrad
 HINT = "\n\nIn plain words: "
 
 
-@pytest.fixture
-def torch():
-    """PyTorch as the oracle (skipped if missing, unless MINIGRAD_REQUIRE_TORCH=1)."""
-    if os.environ.get("MINIGRAD_REQUIRE_TORCH") == "1":
-        import torch
-
-        return torch
-    return pytest.importorskip("torch")
-
-
 def in_minigrad_words(text):
     """PyTorch's text as minigrad must word it: torch. read as minigrad, no C++ location."""
     text = re.sub(r"\s*\(Triggered internally at [^)]*\)\s*$", "", text)

@@ -1,7 +1,6 @@
 """create_graph=True: the backward pass is recorded, so derivatives of any order work."""
 
 import math
-import os
 import re
 import warnings
 
@@ -11,16 +10,6 @@ import pytest
 import minigrad
 
 grad = minigrad.autograd.grad
-
-
-@pytest.fixture
-def torch():
-    """PyTorch as the oracle (skipped if missing, unless MINIGRAD_REQUIRE_TORCH=1)."""
-    if os.environ.get("MINIGRAD_REQUIRE_TORCH") == "1":
-        import torch
-
-        return torch
-    return pytest.importorskip("torch")
 
 
 def in_minigrad_words(text):

@@ -1,6 +1,5 @@
 """Grad mode (no_grad, enable_grad, set_grad_enabled, inference_mode) and leaving or joining the graph."""
 
-import os
 import re
 import warnings
 
@@ -9,35 +8,12 @@ import pytest
 
 import minigrad
 
-HINT = "\n\nIn plain words: "
-
-
-@pytest.fixture
-def torch():
-    """PyTorch as the oracle (skipped if missing, unless MINIGRAD_REQUIRE_TORCH=1)."""
-    if os.environ.get("MINIGRAD_REQUIRE_TORCH") == "1":
-        import torch
-
-        return torch
-    return pytest.importorskip("torch")
-
+from torch_parity import HINT, assert_same_error
 
 def in_minigrad_words(text):
     """PyTorch's message as minigrad must word it: torch. read as minigrad, no C++ location."""
     text = re.sub(r" \(Triggered internally at [^)]*\)$", "", text)
     return text.replace("torch.", "minigrad.")
-
-
-def assert_same_error(run, torch, expect_hint):
-    """``run(lib)`` raises the same exception type under both, and minigrad's first paragraph is torch's."""
-    with pytest.raises(Exception) as expected:
-        run(torch)
-    with pytest.raises(type(expected.value)) as got:
-        run(minigrad)
-    message = str(got.value)
-    assert message.split(HINT)[0] == in_minigrad_words(str(expected.value))
-    if expect_hint:
-        assert HINT in message and message.split(HINT)[1].strip()
 
 
 def outcome(fn):

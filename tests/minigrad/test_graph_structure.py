@@ -1,6 +1,5 @@
 """The graph as objects: node names, next_functions, AccumulateGrad, metadata and saved tensors."""
 
-import os
 
 import numpy as np
 import pytest
@@ -8,16 +7,6 @@ import pytest
 import minigrad
 
 ACCUMULATE_GRAD = "torch::autograd::AccumulateGrad"
-
-
-@pytest.fixture
-def torch():
-    """PyTorch as the oracle (skipped if missing, unless MINIGRAD_REQUIRE_TORCH=1)."""
-    if os.environ.get("MINIGRAD_REQUIRE_TORCH") == "1":
-        import torch
-
-        return torch
-    return pytest.importorskip("torch")
 
 
 def leaf(values):

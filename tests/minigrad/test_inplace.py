@@ -1,41 +1,12 @@
 """In-place operations: version counters, the saved-tensor check, leaves, and correct gradients."""
 
-import os
 
 import numpy as np
 import pytest
 
 import minigrad
 
-HINT = "\n\nIn plain words: "
-
-
-@pytest.fixture
-def torch():
-    """PyTorch as the oracle (skipped if missing, unless MINIGRAD_REQUIRE_TORCH=1)."""
-    if os.environ.get("MINIGRAD_REQUIRE_TORCH") == "1":
-        import torch
-
-        return torch
-    return pytest.importorskip("torch")
-
-
-def in_minigrad_words(text):
-    """PyTorch's message as minigrad must word it: torch. read as minigrad."""
-    return text.replace("torch.", "minigrad.")
-
-
-def assert_same_error(run, torch, expect_hint):
-    """``run(lib)`` raises the same exception type under both, and minigrad's first paragraph is torch's."""
-    with pytest.raises(Exception) as expected:
-        run(torch)
-    with pytest.raises(type(expected.value)) as got:
-        run(minigrad)
-    message = str(got.value)
-    assert message.split(HINT)[0] == in_minigrad_words(str(expected.value))
-    if expect_hint:
-        assert HINT in message and message.split(HINT)[1].strip()
-
+from torch_parity import HINT, assert_same_error, in_minigrad_words
 
 def leaf(values):
     return minigrad.tensor(values, requires_grad=True)

@@ -1,6 +1,5 @@
 """Tensor basics a learner sees first: repr, dtypes, promotion, shape attributes, conversions."""
 
-import os
 
 import numpy as np
 import pytest
@@ -8,16 +7,6 @@ import pytest
 import minigrad
 
 HINT = "\n\nIn plain words: "
-
-
-@pytest.fixture
-def torch():
-    """PyTorch as the oracle (skipped if missing, unless MINIGRAD_REQUIRE_TORCH=1)."""
-    if os.environ.get("MINIGRAD_REQUIRE_TORCH") == "1":
-        import torch
-
-        return torch
-    return pytest.importorskip("torch")
 
 
 def in_minigrad_words(text):
