@@ -153,8 +153,8 @@ def legacy_type(tensor):
 
 
 def op_name(node_name):
-    """``ExpBackward0`` -> ``Exp``: how PyTorch names the forward op in messages."""
-    return re.sub(r"Backward\d*$", "", node_name)
+    """How PyTorch names the forward op in messages: ``ExpBackward0`` -> ``Exp``, ``PowBackward2`` -> ``Pow2``."""
+    return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), node_name)
 STALE_VIEW = _hint(
     "this tensor's data was changed in place through another tensor that shares its "
     "memory (a view or its base) after it was computed, so its grad_fn no longer "
