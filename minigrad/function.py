@@ -122,6 +122,10 @@ class Node:
     #: (log(0), 1/0, overflow): NumPy's warnings are silenced there, as PyTorch
     #: gives none. The engine silences them for every backward.
     may_warn = False
+    #: Names of arrays forward keeps as attributes that PyTorch counts as saved
+    #: tensors (indices, a condition): released with them, so a second backward
+    #: fails loudly instead of silently adding again.
+    saved_arrays = ()
     #: Plain (non-tensor) values forward stores as attributes, readable as ``_saved_<name>``.
     saved_params = ()
 
@@ -217,6 +221,9 @@ class Node:
                     raise RuntimeError(messages.FREED_GRAPH)
                 saved = self._saved or {}
                 return saved[name].unpack(self) if name in saved else None
+            if name in self.saved_arrays:
+                value = self._array(name)
+                return _tensor.Tensor._wrap(value) if isinstance(value, np.ndarray) else value
             if name in type(self).saved_params and name in self.__dict__:
                 return self.__dict__[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attribute}'")
@@ -227,12 +234,23 @@ class Node:
         Returns:
             tuple of the names released (empty if nothing was saved or already released).
         """
-        if self._released or not self._saved:
+        if self._released:
             return ()
-        names = tuple(self._saved)
+        arrays = tuple(name for name in self.saved_arrays if name in self.__dict__)
+        names = tuple(self._saved or ()) + arrays
+        if not names:
+            return ()  # nothing kept: PyTorch lets such a node run again
         self._saved = None
+        for name in arrays:
+            del self.__dict__[name]
         self._released = True
         return names
+
+    def _array(self, name):
+        """A saved array (see ``saved_arrays``); PyTorch's error once released."""
+        if self._released:
+            raise RuntimeError(messages.FREED_GRAPH)
+        return self.__dict__[name]
 
     @property
     def released(self):

@@ -46,6 +46,7 @@ class Tensor:
     _post_accumulate_hooks = None
     _accumulator_ref = None
     _retains_grad = False
+    _no_grad_view = False  # a view made under no_grad: requires grad, yet no gradient reaches it
     __array_ufunc__ = None  # numpy scalars and arrays defer to our reflected operators
     __hash__ = object.__hash__
 
@@ -195,8 +196,8 @@ class Tensor:
             if self._version_counter is not None and self._version_counter.value != self._graph_version:
                 raise RuntimeError(messages.STALE_VIEW)
             return (node, self.output_nr)
-        if not self._requires_grad:
-            return (None, 0)
+        if not self._requires_grad or self._no_grad_view:
+            return (None, 0)  # NB: PyTorch's no_grad views also send gradients nowhere
         return (self._grad_accumulator(), 0)
 
     def _grad_accumulator(self):

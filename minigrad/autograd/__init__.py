@@ -55,7 +55,7 @@ def _make_grads(outputs, grads):
 
 def _check_roots(outputs):
     for index, out in enumerate(outputs):
-        if not out.requires_grad:
+        if not out.requires_grad or (out.grad_fn is None and out._no_grad_view):
             raise RuntimeError(messages.NO_GRAD_FN.format(index=index))
 
 

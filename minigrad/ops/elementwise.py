@@ -352,16 +352,14 @@ class Minimum(Node):
 class Where(Node):
     """z = x where condition else y        grad_x = grad where condition,  grad_y = grad elsewhere"""
 
+    saved_arrays = ("condition",)
+
     def forward(self, x, y, condition):
         self.condition = condition
         return np.where(condition, x, y)
 
-    @property
-    def _saved_condition(self):
-        return Tensor._wrap(self.condition)
-
     def backward(self, grad):
-        keep = Tensor._wrap(np.broadcast_to(self.condition, grad.shape))
+        keep = Tensor._wrap(np.broadcast_to(self._array("condition"), grad.shape))
         zero = grad * 0
         return where(keep, grad, zero), where(keep, zero, grad)
 

@@ -159,7 +159,8 @@ class MinAll(Amin):
 class MaxDim(Node):
     """z = max of x along dim (and its index)        grad_x = grad at the index, 0 elsewhere"""
 
-    saved_params = ("dim", "keepdim", "indices")
+    saved_params = ("dim", "keepdim")
+    saved_arrays = ("indices",)
     pick = staticmethod(np.argmax)
 
     def name(self):
@@ -168,13 +169,15 @@ class MaxDim(Node):
     def forward(self, x, dim, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
         idx = np.expand_dims(self.pick(x, axis=dim), dim)
-        self.index_array = idx
         self.indices = Tensor._wrap(idx if keepdim else np.squeeze(idx, dim))
         return np.take_along_axis(x, idx, axis=dim) if keepdim else np.squeeze(np.take_along_axis(x, idx, axis=dim), dim)
 
     def backward(self, grad):
         onehot = np.arange(self.shape[self.dim]).reshape([-1 if a == self.dim else 1 for a in range(len(self.shape))])
-        chosen = Tensor._wrap((onehot == self.index_array).astype(grad.dtype))
+        indices = self._array("indices")._data
+        if not self.keepdim:
+            indices = np.expand_dims(indices, self.dim)
+        chosen = Tensor._wrap((onehot == indices).astype(grad.dtype))
         return _expand_back(grad, self.shape, (self.dim,), self.keepdim) * chosen
 
 

@@ -23,7 +23,9 @@ def _as_view_of(result, base):
         result._version_counter = counter
         result._graph_version = counter.value
         if base._requires_grad and not _state.grad_enabled:
-            result._requires_grad = True  # as PyTorch: a view made under no_grad still requires grad
+            # As PyTorch: a view made under no_grad still says it requires grad,
+            # but it is outside the graph (no gradient edge leads to it).
+            result._requires_grad = result._no_grad_view = True
     return result
 
 
@@ -165,10 +167,13 @@ class Index(Node):
 
     def forward(self, x, index, kind):
         self.index, self.kind, self.shape = index, kind, x.shape
+        if kind == "IndexBackward0":
+            self.saved_arrays = ("index",)  # integer arrays and masks are saved tensors in PyTorch
         return x[index]
 
     def backward(self, grad):
-        return IndexAddInto.apply(grad, index=self.index, shape=self.shape)
+        index = self._array("index") if self.saved_arrays else self.index
+        return IndexAddInto.apply(grad, index=index, shape=self.shape)
 
 
 class IndexAddInto(Node):

@@ -5,11 +5,13 @@ A *program* is data: a list of steps, each a Python expression over the module
 ones) make float64 leaves that require grad; the others apply an operation:
 elementwise functions, broadcasting binary operators, reductions, matmul, shape
 changes, indexing, cat and stack. Later steps reuse earlier values, so graphs
-have shared subexpressions (diamonds) and not just chains.
+have shared subexpressions (diamonds) and not just chains; a last step adds
+the sums of results nothing else used, so every op counts.
 
 ``run(program, module)`` evaluates the steps with ``m`` bound to the module.
 Because minigrad mirrors PyTorch's API, the very same text runs under both,
-and a failing example prints as code you can paste (see ``Program.__repr__``).
+and a failing example prints as a script (see ``Program.__repr__``): paste it
+after ``import numpy as np`` and ``import minigrad as m`` (or ``import torch as m``).
 
 While drawing a program, the strategy tracks every value's shape, so each
 step is valid by construction (broadcastable operands, dims in range, matmul
@@ -18,9 +20,13 @@ NumPy's: integers select first, and only tensors and lists are advanced
 indices (``x[0, :, [0, 1]]`` has shape ``(3, 2)`` for ``x`` of shape
 ``(2, 3, 2)``, where NumPy gives ``(2, 3)``).
 
-Functions that misbehave at special points are fed only safe inputs
-(``log(x * x + 0.5)``, division by ``y * y + 0.5``), so that values and
-derivatives are finite everywhere the data can land.
+Where a function misbehaves everywhere near a point, it only gets safe inputs
+(``log(x * x + 0.5)``, division by ``y * y + 0.5``). Where the two libraries
+may legitimately differ at single points (ties, kinks, a norm of zero), the
+step says so (``Step.distinct``, ``compares``, ``nonzero``) and the tests skip
+data that lands there. Leaves on a grid of multiples of 0.5, and leaves that
+copy another's data, make exact ties and kinks common, so both libraries'
+rules for them are compared too.
 """
 
 import dataclasses
@@ -118,7 +124,9 @@ class Program:
         printer.text(repr(self))
 
     def __repr__(self):
-        lines = [f"Program(seed={self.seed}, grid={self.grid}):  # data = program.leaf_data(); m = minigrad or torch"]
+        arrays = ", ".join(f"np.array({array.tolist()!r})" for array in self.leaf_data())
+        lines = [f"Program(seed={self.seed}, grid={self.grid}):  # m is minigrad or torch",
+                 f"    data = [{arrays}]"]
         for i, step in enumerate(self.steps):
             lines.append(f"    v{i} = {step.expr}  # {step.shape}{step.note}")
         return "\n".join(lines)
