@@ -1,0 +1,151 @@
+"""From ``GraphData`` to Graphviz DOT source, styled by one table that is also the legend.
+
+Every kind of box and every state has one row in ``STYLE``: its DOT
+attributes and the sentence the legend shows for it. A picture's legend lists
+exactly the rows its graph uses, so the legend can never disagree with the
+drawing.
+"""
+
+from .graph import GraphData
+
+STYLE = {
+    # kinds of node
+    "output": ({"shape": "box", "style": "filled", "fillcolor": "#c8ecc4"},
+               "output tensor: where backward starts"),
+    "op": ({"shape": "box", "style": "rounded,filled", "fillcolor": "#ececec"},
+           "grad_fn node: applies the chain rule"),
+    "leaf": ({"shape": "box", "style": "filled", "fillcolor": "#cfe2ff"},
+             "leaf tensor: its .grad collects gradients"),
+    "param": ({"shape": "box", "style": "filled", "fillcolor": "#9fc5ff"},
+              "parameter (a named leaf)"),
+    "saved": ({"shape": "box", "style": "filled", "fillcolor": "#ffe0b0", "fontsize": "10"},
+              "tensor saved by the op for its backward"),
+    "collapsed": ({"shape": "note", "style": "filled", "fillcolor": "#fff7cc"},
+                  "nodes left out of the picture"),
+    # states (drawn on top of the kind)
+    "state:saved": ({}, None),
+    "state:accumulated": ({"penwidth": "2.5", "color": "#1f5fbf"},
+                          ".grad holds an accumulated gradient"),
+    "state:freed": ({"style": "dashed,filled", "fillcolor": "#f6f6f6", "color": "#9a9a9a", "fontcolor": "#9a9a9a"},
+                    "freed by a backward with retain_graph=False"),
+    "state:modified": ({"penwidth": "2.5", "color": "#d62728", "fontcolor": "#b01010"},
+                       "changed in place after it was saved: backward will fail"),
+    "state:pruned": ({"style": "rounded,dashed,filled", "fillcolor": "#f6f6f6", "fontcolor": "#777777"},
+                     "reached but not run (outside inputs=)"),
+    "state:skipped": ({"style": "rounded,dotted,filled", "fillcolor": "#f6f6f6", "fontcolor": "#777777"},
+                      "not reached by the recorded backward"),
+    "state:failed": ({"penwidth": "3", "color": "#d62728", "fillcolor": "#ffd4d4"},
+                     "the backward failed at this node"),
+    "state:derivative": ({"fillcolor": "#e4d7ff"},
+                         "recorded by backward(create_graph=True)"),
+    # kinds of edge
+    "edge:grad": ({"color": "#444444"}, "gradient flows this way"),
+    "edge:saved": ({"style": "dotted", "arrowhead": "none", "color": "#c08020"}, None),
+    "edge:cycle": ({"style": "dashed", "color": "#d62728", "constraint": "false", "fontcolor": "#d62728"},
+                   "a .grad with a graph that leads back: reference cycle"),
+}
+
+
+def _quote(text):
+    return '"' + str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
+def _attrs(attributes):
+    return ", ".join(f"{key}={_quote(value)}" for key, value in sorted(attributes.items()))
+
+
+def node_attributes(node):
+    """The DOT attributes of one ``VizNode``: its kind's style, then its state's."""
+    attributes = dict(STYLE[node.kind][0])
+    if node.state:
+        attributes.update(STYLE["state:" + node.state][0])
+    attributes["label"] = node_label(node)
+    attributes["class"] = f"{node.kind} {node.state}".strip()  # SVG classes, for tests and CSS
+    return attributes
+
+
+def node_label(node):
+    """The text in a box: name, shape, and what the options asked to show."""
+    lines = [node.label]
+    if node.kind == "saved" and node.name:
+        lines[0] += f" = {node.name}"
+    if node.kind == "op" and node.name:
+        lines.append(f"makes {node.name}")  # the variable holding this node's output
+    if node.shape:
+        lines.append(node.shape if node.kind != "saved" or not node.dtype else f"{node.shape} {node.dtype}")
+    if node.value:
+        lines.append(f"value {node.value}")
+    if node.grad:
+        lines.append(f"grad {node.grad}")
+    if node.kind == "saved" and node.state == "freed":
+        lines.append("freed")
+    elif node.kind == "saved" and node.state == "modified":
+        lines.append(node.version)
+    elif node.kind in ("leaf", "param", "output") and node.version not in (None, "0"):
+        lines.append(f"version {node.version}")
+    if node.scope and node.kind == "op":
+        lines.append(f"[{node.scope}]")
+    return "\n".join(lines)
+
+
+def to_dot(data: GraphData, legend=True):
+    """DOT source for ``data``; identical for identical graphs.
+
+    Args:
+        data: what ``viz.graph.trace`` returned.
+        legend: add a box explaining every style the picture uses.
+
+    Returns:
+        str
+    """
+    out = ["digraph minigrad {",
+           '  graph [rankdir="TB", fontname="Helvetica", fontsize="12", nodesep="0.25", ranksep="0.35"];',
+           '  node [fontname="Helvetica", fontsize="11", margin="0.08,0.04"];',
+           '  edge [arrowsize="0.7"];']
+    if data.title:
+        out.append(f"  labelloc=\"t\"; label={_quote(data.title)};")
+    for node in data.nodes:
+        out.append(f"  {node.id} [{_attrs(node_attributes(node))}];")
+    for edge in data.edges:
+        attributes = dict(STYLE["edge:" + edge.kind][0])
+        if edge.label:
+            attributes["label"] = edge.label
+        out.append(f"  {edge.source} -> {edge.target} [{_attrs(attributes)}];")
+    if legend:
+        out.extend(_legend(data))
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def used_styles(data):
+    """The STYLE rows this graph uses, in STYLE's order."""
+    used = {n.kind for n in data.nodes} | {"state:" + n.state for n in data.nodes if n.state}
+    used |= {"edge:" + e.kind for e in data.edges}
+    return [key for key in STYLE if key in used and STYLE[key][1]]
+
+
+def _legend(data):
+    rows = used_styles(data)
+    if not rows:
+        return []
+    lines = ["  subgraph cluster_legend {",
+             '    label="legend"; fontsize="10"; style="rounded"; color="#bbbbbb";']
+    previous = None
+    for key in rows:
+        attributes, text = STYLE[key]
+        ident = "legend_" + key.replace(":", "_")
+        if key.startswith("edge:"):
+            lines.append(f'    {ident}_a [shape="point", width="0.05"]; {ident}_b [label={_quote(text)}, shape="plaintext", fontsize="10"];')
+            lines.append(f"    {ident}_a -> {ident}_b [{_attrs(attributes)}];")
+            anchor = ident + "_a"
+        else:
+            style = dict(STYLE["op"][0]) if key.startswith("state:") else {}
+            style.update(attributes)
+            style.update({"label": text, "fontsize": "10"})
+            lines.append(f"    {ident} [{_attrs(style)}];")
+            anchor = ident
+        if previous is not None:  # stack the rows vertically
+            lines.append(f'    {previous} -> {anchor} [style="invis"];')
+        previous = anchor
+    lines.append("  }")
+    return lines

@@ -1,0 +1,292 @@
+"""From tensors to a plain description of their graph: what ``viz.draw`` shows.
+
+``trace(*roots)`` walks the graph from the root tensors (with a stack, never
+recursion) and returns ``GraphData``: nodes and edges with a *kind* and a
+*state* each, labels, shapes, optional values and gradients. Nothing here
+knows about Graphviz; ``viz.dot`` turns this data into a picture, and tests
+check this data directly.
+
+Node kinds:
+    ``output``    a root tensor you passed in (green in the picture);
+    ``op``        a ``grad_fn`` node, named as PyTorch names it (``MulBackward0``);
+    ``leaf``      a leaf tensor that requires grad, reached through its
+                  ``AccumulateGrad`` node; ``param`` when it is a named parameter;
+    ``saved``     a tensor an op kept for backward (``_saved_self`` ...);
+    ``collapsed`` many nodes shown as one (big graphs, or a ``viz.scope``).
+Node states:
+    ``saved``/``freed``/``modified`` for saved tensors (kept, released by a
+    ``retain_graph=False`` backward, or changed in place since: the in-place
+    error is coming); ``accumulated`` for leaves whose ``.grad`` holds a
+    value; ``pruned`` for op nodes a recorded backward reached but did not run
+    (``inputs=``), ``skipped`` for nodes it never reached; ``failed`` for the
+    node a failing backward was running; ``derivative`` for nodes recorded
+    by a ``create_graph=True`` backward.
+Edge kinds: ``grad`` (the direction gradients flow), ``saved`` (an op and
+what it kept), ``cycle`` (a leaf whose ``.grad`` has a graph leading back to it).
+"""
+
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import minigrad
+from minigrad.function import AccumulateGrad
+
+from .recording import scope_of
+
+
+@dataclass
+class VizNode:
+    """One box in the picture. ``id`` is stable: ``n0, n1, ...`` in walk order."""
+
+    id: str
+    kind: str
+    label: str
+    state: str = ""
+    shape: tuple = None
+    dtype: str = None
+    value: str = None
+    grad: str = None
+    version: str = None
+    name: str = None
+    scope: str = None
+    detail: dict = field(default_factory=dict)
+
+
+@dataclass
+class VizEdge:
+    """An arrow from ``source`` to ``target`` (both node ids)."""
+
+    source: str
+    target: str
+    kind: str = "grad"
+    label: str = ""
+
+
+@dataclass
+class GraphData:
+    """Everything a picture of a graph shows, as plain data."""
+
+    nodes: list
+    edges: list
+    title: str = ""
+    notes: list = field(default_factory=list)
+
+    def node(self, id):
+        return next(n for n in self.nodes if n.id == id)
+
+    def by_kind(self, kind):
+        return [n for n in self.nodes if n.kind == kind]
+
+    def summary(self):
+        """A stable one-line description (what Jupyter shows as text)."""
+        return f"<minigrad graph: {len(self.nodes)} nodes, {len(self.edges)} edges>"
+
+
+def format_array(array, digits=4, max_items=6):
+    """A short, fixed-format text of a NumPy array for a label (stable run to run)."""
+    array = np.asarray(array)
+    if array.dtype.kind == "b" or array.dtype.kind in "iu":
+        items = [str(v) for v in array.ravel()[:max_items]]
+    else:
+        items = [f"{v:.{digits}g}" for v in array.ravel()[:max_items]]
+    text = ", ".join(items) + (", ..." if array.size > max_items else "")
+    return text if array.ndim == 0 else f"[{text}]"
+
+
+def _shape_text(shape):
+    return str(tuple(int(s) for s in shape))
+
+
+def names_of(names):
+    """``{id(tensor): name}`` from a dict of tensors, an ``nn.Module``, or both in a list."""
+    found = {}
+    if names is None:
+        return found
+    sources = names if isinstance(names, (list, tuple)) else [names]
+    for source in sources:
+        if hasattr(source, "named_parameters"):
+            items = list(source.named_parameters())
+        else:
+            items = list(source.items())
+        for name, value in items:
+            if isinstance(value, minigrad.Tensor) and id(value) not in found:
+                found[id(value)] = name
+                if value.grad_fn is not None:
+                    found.setdefault(id(value.grad_fn), name)
+    return found
+
+
+def names_from_frame(frame):
+    """Variable names a notebook (or function) gave its tensors, from a frame's variables."""
+    found = {}
+    for scope in (frame.f_globals, frame.f_locals):
+        for name, value in scope.items():
+            if name.startswith("_"):
+                continue
+            if isinstance(value, minigrad.Tensor):
+                found[id(value)] = name
+                if value.grad_fn is not None:  # the op that made it gets its name too
+                    found.setdefault(id(value.grad_fn), name)
+            elif isinstance(value, minigrad.nn.Module):
+                for pname, p in value.named_parameters():
+                    found.setdefault(id(p), f"{name}.{pname}")
+    return found
+
+
+def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, max_nodes=500):
+    """Describe the graph behind ``roots`` as plain data.
+
+    Args:
+        roots: tensors to start from (their ``grad_fn`` and everything below).
+        names: ``{id(tensor): name}`` (see ``names_of`` / ``names_from_frame``).
+        values: put each tensor's values in its label.
+        grads: put each leaf's ``.grad`` in its label.
+        saved: show the tensors each op saved for backward.
+        run: a ``viz.Recording`` of a backward pass, to mark pruned and failed nodes.
+        max_nodes: above this many graph nodes, the rest collapse into one node.
+
+    Returns:
+        GraphData
+    """
+    names = names or {}
+    nodes, edges = [], []
+    ids = {}  # graph node (or tensor) -> VizNode id, by identity
+
+    def new_id():
+        return f"n{len(nodes)}"
+
+    def add(key, **kwargs):
+        node = VizNode(id=new_id(), **kwargs)
+        nodes.append(node)
+        ids[id(key)] = node.id
+        return node
+
+    keep_alive = []  # objects whose id() is a key must outlive the walk
+    # draw(loss, x.grad): nodes reachable from the first root are the forward
+    # graph; nodes only the later roots reach were recorded by the backward pass.
+    forward_graph = _reachable(roots[0].grad_fn) if len(roots) > 1 and roots[0].grad_fn is not None else None
+    ran, reached = (run.ran, run.reached) if run is not None else (None, None)
+
+    # Roots: the output tensors themselves.
+    for root in roots:
+        keep_alive.append(root)
+        add(root, kind="output", label=names.get(id(root), "output"), **_tensor_fields(root, values, grads),
+            name=names.get(id(root)))
+
+    # Walk the graph from the roots' grad_fns, breadth first with a queue, in
+    # next_functions order: the same graph always gets the same ids.
+    queue = deque()
+    for root in roots:
+        if root.grad_fn is not None:
+            queue.append((root.grad_fn, ids[id(root)]))
+    visited_ops = 0
+    collapsed = None
+    while queue:
+        fn, parent_id = queue.popleft()
+        if id(fn) in ids:
+            edges.append(VizEdge(parent_id, ids[id(fn)]))
+            continue
+        keep_alive.append(fn)
+        if isinstance(fn, AccumulateGrad):
+            leaf = fn.variable
+            keep_alive.append(leaf)
+            name = names.get(id(leaf))
+            node = add(fn, kind="param" if name and "." in name else "leaf", label=name or "leaf",
+                       name=name, **_tensor_fields(leaf, values, grads))
+            if leaf._grad is not None:
+                node.state = "accumulated"
+            ids[id(leaf)] = node.id
+            edges.append(VizEdge(parent_id, node.id))
+            continue
+        if visited_ops >= max_nodes:
+            if collapsed is None:
+                collapsed = add(object(), kind="collapsed", label="")
+            collapsed.detail["count"] = collapsed.detail.get("count", 0) + 1
+            collapsed.label = f"... {collapsed.detail['count']} more nodes not drawn (max_nodes={max_nodes})"
+            edges.append(VizEdge(parent_id, collapsed.id))
+            ids[id(fn)] = collapsed.id
+            continue
+        visited_ops += 1
+        node = add(fn, kind="op", label=fn.name(), scope=scope_of(fn), name=names.get(id(fn)))
+        node.detail["sequence_nr"] = fn._sequence_nr
+        if forward_graph is not None and fn not in forward_graph:
+            node.state = "derivative"
+        if run is not None:
+            if fn is run.failed_node:
+                node.state = "failed"
+            elif fn in reached and fn not in ran:
+                node.state = "pruned"
+            elif fn not in reached and run.steps:
+                node.state = "skipped"
+        edges.append(VizEdge(parent_id, node.id))
+        if saved:
+            _add_saved(fn, node, nodes, edges, names, values)
+        for child, _ in fn.next_functions:
+            if child is not None:
+                queue.append((child, node.id))
+
+    # A leaf whose .grad was recorded (create_graph=True) points back into a graph
+    # that ends at the leaf itself: PyTorch's reference cycle, drawn as an edge.
+    for viz_node in nodes:
+        if viz_node.kind in ("leaf", "param"):
+            fn = next((k for k in keep_alive if isinstance(k, AccumulateGrad) and ids.get(id(k)) == viz_node.id), None)
+            grad = fn.variable._grad if fn is not None else None
+            if grad is not None and grad.grad_fn is not None and id(grad.grad_fn) in ids:
+                edges.append(VizEdge(viz_node.id, ids[id(grad.grad_fn)], kind="cycle", label=".grad"))
+    data = GraphData(nodes, edges)
+    if run is not None and run.error is not None:
+        data.title = f"{type(run.error).__name__}: {str(run.error).split(chr(10))[0]}"
+    return data
+
+
+def _reachable(start):
+    """Every node reachable from ``start`` (an explicit stack: graphs can be deep)."""
+    seen, stack = set(), [start]
+    while stack:
+        fn = stack.pop()
+        if fn is None or fn in seen:
+            continue
+        seen.add(fn)
+        stack.extend(child for child, _ in fn.next_functions)
+    return seen
+
+
+def _tensor_fields(t, values, grads):
+    fields = {"shape": _shape_text(t.shape), "dtype": str(t.dtype), "version": str(t._version)}
+    if values:
+        fields["value"] = format_array(t._data)
+    if grads and t._grad is not None:
+        fields["grad"] = format_array(t._grad._data)
+    return fields
+
+
+def _add_saved(fn, op_node, nodes, edges, names, values):
+    """One ``saved`` node per tensor the op kept, with its state."""
+    for saved_name in list(fn.saved_tensor_names) + list(getattr(fn, "saved_arrays", ())):
+        entry = (fn._saved or {}).get(saved_name)
+        label = f"_saved_{saved_name}"
+        node = VizNode(id=f"n{len(nodes)}", kind="saved", label=label)
+        if fn.released:
+            node.state = "freed"
+        elif entry is not None:
+            if entry.is_output:
+                current = entry.version_counter.value
+                array = entry.data
+            else:
+                current = entry.tensor._version
+                array = entry.tensor._data
+                node.name = names.get(id(entry.tensor))
+            node.shape = _shape_text(array.shape)
+            node.version = f"saved at v{entry.version}, now v{current}"
+            node.state = "modified" if current != entry.version else "saved"
+            if values:
+                node.value = format_array(array)
+        elif saved_name in fn.__dict__:
+            node.state = "saved"  # an index array or condition kept as a plain array
+            node.shape = _shape_text(np.shape(fn.__dict__[saved_name]))
+        else:
+            continue  # not needed for the wanted gradients, so never kept
+        nodes.append(node)
+        edges.append(VizEdge(node.id, op_node.id, kind="saved"))

@@ -1,0 +1,130 @@
+"""Watching a backward pass: which nodes ran, what they freed, what they stored.
+
+``record()`` collects the engine's own steps (``minigrad.autograd.graph.observe``)
+while your code runs, so a picture drawn afterwards can show which nodes a
+``backward(inputs=...)`` left out and which step failed.
+
+>>> import minigrad, viz
+>>> x = minigrad.tensor(2.0, requires_grad=True)
+>>> with viz.record() as run:
+...     (x * x).backward()
+>>> [step.node.name() for step in run.steps]
+['MulBackward0', 'torch::autograd::AccumulateGrad']
+"""
+
+import contextlib
+
+from minigrad.autograd import graph as autograd_graph
+from minigrad.function import _sequence
+
+
+class Recording:
+    """The steps of every backward pass run inside a ``record()`` block.
+
+    Attributes:
+        steps: the ``BackwardStep`` records, in the order the engine ran them.
+        error: the exception a backward raised inside the block, if any.
+        failed_node: the node that was running when it raised (None if the
+            error came before the engine started, e.g. a wrong-shaped gradient).
+    """
+
+    def __init__(self):
+        self.steps = []
+        self.error = None
+        self.failed_node = None
+
+    @property
+    def ran(self):
+        """The nodes whose backward actually ran."""
+        return {step.node for step in self.steps if step.executed}
+
+    @property
+    def reached(self):
+        """Every node the engine reached (ran, or only captured a gradient at)."""
+        return {step.node for step in self.steps}
+
+
+def _node_in_traceback(error):
+    """The node ``iter_backward`` was running when ``error`` was raised, if any."""
+    tb = error.__traceback__
+    node = None
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name == "iter_backward" and "node" in frame.f_locals:
+            node = frame.f_locals["node"]
+        tb = tb.tb_next
+    return node
+
+
+@contextlib.contextmanager
+def record(catch=False):
+    """Record the backward passes run in the block.
+
+    Args:
+        catch: if True, an exception raised in the block is kept in
+            ``Recording.error`` (for ``viz.draw_error``) instead of propagating.
+
+    Yields:
+        Recording
+    """
+    run = Recording()
+    with autograd_graph.observe(run.steps.append):
+        try:
+            yield run
+        except Exception as error:  # noqa: BLE001 - kept for the picture, re-raised unless asked
+            run.error = error
+            run.failed_node = _node_in_traceback(error)
+            if not catch:
+                raise
+
+
+class Scope:
+    """Nodes created inside ``with viz.scope(name):``, found by their creation numbers."""
+
+    def __init__(self, name):
+        self.name = name
+        self.first = self.last = None
+
+    def __contains__(self, node):
+        nr = node._sequence_nr
+        return self.first is not None and self.first <= nr < self.last
+
+
+_scopes = []
+
+
+@contextlib.contextmanager
+def scope(name):
+    """Group the nodes created in the block under ``name`` (big graphs collapse by scope).
+
+    Args:
+        name: the label the group gets in pictures, e.g. ``"layer1"``.
+    """
+    s = Scope(name)
+    s.first = _peek_sequence()
+    try:
+        yield s
+    finally:
+        s.last = _peek_sequence()
+        _scopes.append(s)
+
+
+def _peek_sequence():
+    # The next creation number, without using one up for a node: itertools.count
+    # has no peek, so take one and note that numbers only need to be increasing.
+    return next(_sequence)
+
+
+def scope_of(node):
+    """The innermost recorded scope containing ``node`` (or None)."""
+    best = None
+    for s in _scopes:
+        if node in s and (best is None or s.first >= best.first):
+            best = s
+    return best.name if best is not None else None
+
+
+def forget_scopes():
+    """Drop every recorded scope (for tests and long sessions)."""
+    _scopes.clear()
+
