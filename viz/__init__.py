@@ -5,7 +5,7 @@
 >>> y = (x * x).sum()
 >>> picture = viz.draw(y)
 >>> picture
-<minigrad graph: 5 nodes, 5 edges>
+<minigrad graph: 6 nodes, 6 edges>
 >>> [n.label for n in viz.trace(y).nodes]
 ['y', 'SumBackward0', 'MulBackward0', '_saved_self', '_saved_other', 'x']
 """
