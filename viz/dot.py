@@ -38,6 +38,11 @@ STYLE = {
                      "the backward failed at this node"),
     "state:derivative": ({"fillcolor": "#e4d7ff"},
                          "recorded by backward(create_graph=True)"),
+    # states a backward stepper shows, one engine step at a time
+    "state:running": ({"penwidth": "3", "color": "#e07b00", "fillcolor": "#ffe9c7"},
+                      "running now: its backward is being applied"),
+    "state:done": ({"fillcolor": "#d9f0d9"}, "has run"),
+    "state:waiting": ({}, None),
     # kinds of edge
     "edge:grad": ({"color": "#444444"}, "gradient flows this way"),
     "edge:saved": ({"style": "dotted", "arrowhead": "none", "color": "#c08020"}, None),
