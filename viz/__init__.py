@@ -15,8 +15,9 @@ import sys
 from .graph import GraphData, VizEdge, VizNode, names_from_frame, names_of
 from .graph import trace as _trace
 from .recording import Recording, forget_scopes, record, scope
+from .stepper import Stepper  # cheap: ipywidgets loads only when the widget is built
 
-__all__ = ["draw", "draw_backward", "trace", "record", "scope", "forget_scopes", "Recording",
+__all__ = ["draw", "draw_backward", "Stepper", "trace", "record", "scope", "forget_scopes", "Recording",
            "GraphData", "VizNode", "VizEdge"]
 
 
@@ -88,7 +89,7 @@ def draw_backward(root, *args, names=None, values=False, legend=True, **kwargs):
 
 def __getattr__(name):
     # matplotlib and ipywidgets load only when their helpers are used.
-    if name in ("plots", "stepper", "render", "dot", "graph"):
+    if name in ("plots", "render", "dot", "graph"):
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
