@@ -129,28 +129,30 @@ def used_styles(data):
     return [key for key in STYLE if key in used and STYLE[key][1]]
 
 
-def _legend(data):
-    rows = used_styles(data)
+def _html(text):
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def _legend(data, rows=None):
+    """One compact box: a swatch in each style the picture uses, and what it means."""
+    rows = used_styles(data) if rows is None else rows
     if not rows:
         return []
-    lines = ["  subgraph cluster_legend {",
-             '    label="legend"; fontsize="10"; style="rounded"; color="#bbbbbb";']
-    previous = None
+    cells = []
     for key in rows:
         attributes, text = STYLE[key]
-        ident = "legend_" + key.replace(":", "_")
         if key.startswith("edge:"):
-            lines.append(f'    {ident}_a [shape="point", width="0.05"]; {ident}_b [label={_quote(text)}, shape="plaintext", fontsize="10"];')
-            lines.append(f"    {ident}_a -> {ident}_b [{_attrs(attributes)}];")
-            anchor = ident + "_a"
+            color = attributes.get("color", "#444444")
+            dash = {"dashed": "- - \u2192", "dotted": "\u00b7\u00b7\u00b7 "}.get(attributes.get("style"), "\u2014\u2192")
+            swatch = f'<TD WIDTH="34"><FONT COLOR="{color}">{dash}</FONT></TD>'
         else:
             style = dict(STYLE["op"][0]) if key.startswith("state:") else {}
             style.update(attributes)
-            style.update({"label": text, "fontsize": "10"})
-            lines.append(f"    {ident} [{_attrs(style)}];")
-            anchor = ident
-        if previous is not None:  # stack the rows vertically
-            lines.append(f'    {previous} -> {anchor} [style="invis"];')
-        previous = anchor
-    lines.append("  }")
-    return lines
+            fill = style.get("fillcolor", "#ffffff")
+            border = style.get("color", "#666666")
+            width = "2" if "penwidth" in style else "1"  # outlined states get a thick edge here too
+            swatch = f'<TD WIDTH="34" BGCOLOR="{fill}" COLOR="{border}" BORDER="{width}"> </TD>'
+        cells.append(f'<TR>{swatch}<TD ALIGN="LEFT">{_html(text)}</TD></TR>')
+    table = ('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
+             '<TR><TD COLSPAN="2" ALIGN="LEFT"><B>legend</B></TD></TR>' + "".join(cells) + "</TABLE>")
+    return [f'  legend [shape="box", style="rounded", color="#bbbbbb", fontsize="10", label=<{table}>];']
