@@ -31,7 +31,7 @@ BENCHMARKS = [
     "per_op_overhead",  # (b) per-op overhead on tiny tensors vs PyTorch
     "long_chain",       # (c) 10^5 and 10^6-node chains
     "memory",           # (d) memory over training steps; retain_graph
-    # (e) rendering a 1,000-node graph with viz: to be added here.
+    "render_graph",     # (e) drawing a 1,000-node graph with viz (trace, DOT, SVG)
 ]
 
 

@@ -14,6 +14,7 @@ SECTIONS = [
     "## (b) Per-op overhead on tiny tensors",
     "## (c) Long chain",
     "## (d) Memory",
+    "## (e) Rendering a 1,000-node graph",
     "## Goals",
 ]
 

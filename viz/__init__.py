@@ -37,7 +37,8 @@ def trace(*roots, names=None, **options):
     return _trace(*roots, names=_names(names, sys._getframe(1)), **options)
 
 
-def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, legend=True, max_nodes=500):
+def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, legend=True, max_nodes=500,
+         collapse=None):
     """Draw the graph behind ``roots``: ops, leaves, saved tensors, and their states.
 
     Args:
@@ -50,7 +51,8 @@ def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, leg
         saved: show the tensors ops saved for backward (and whether they were freed).
         run: a ``viz.record()`` result, to mark pruned, skipped and failed nodes.
         legend: add a legend of the styles used.
-        max_nodes: draw at most this many op nodes; the rest become one labelled box.
+        max_nodes: draw at most this many ops and leaves; the rest become one labelled box.
+        collapse: a ``viz.scope`` name, a list of them, or True: draw each such scope as one box.
 
     Returns:
         viz.render.Picture, shown by Jupyter as SVG (text: a stable summary).
@@ -59,7 +61,7 @@ def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, leg
     from .render import Picture
 
     data = _trace(*roots, names=_names(names, sys._getframe(1)), values=values, grads=grads,
-                  saved=saved, run=run, max_nodes=max_nodes)
+                  saved=saved, run=run, max_nodes=max_nodes, collapse=collapse)
     return Picture(to_dot(data, legend=legend), data.summary())
 
 

@@ -6,6 +6,8 @@ exactly the rows its graph uses, so the legend can never disagree with the
 drawing.
 """
 
+import textwrap
+
 from .graph import GraphData
 
 STYLE = {
@@ -72,6 +74,8 @@ def node_attributes(node):
 def node_label(node):
     """The text in a box: name, shape, and what the options asked to show."""
     lines = [node.label]
+    if node.kind in ("leaf", "param"):
+        lines.append("AccumulateGrad")  # the sink that writes this leaf's .grad
     if node.kind == "saved" and node.name:
         lines[0] += f" = {node.name}"
     if node.kind == "op" and node.name:
@@ -107,19 +111,45 @@ def to_dot(data: GraphData, legend=True):
            '  graph [rankdir="TB", fontname="Helvetica", fontsize="12", nodesep="0.25", ranksep="0.35"];',
            '  node [fontname="Helvetica", fontsize="11", margin="0.08,0.04"];',
            '  edge [arrowsize="0.7"];']
-    if data.title:
-        out.append(f"  labelloc=\"t\"; label={_quote(data.title)};")
+    if data.title:  # wrapped: one long error line would make the picture huge
+        wrapped = [piece for line in data.title.split("\n") for piece in (textwrap.wrap(line, 90) or [""])]
+        out.append(f"  labelloc=\"t\"; label={_quote(chr(10).join(wrapped))};")
+    copies = _leaf_copies(data)
     for node in data.nodes:
-        out.append(f"  {node.id} [{_attrs(node_attributes(node))}];")
+        attributes = _attrs(node_attributes(node))
+        for copy_id in copies.get(node.id, [node.id]):
+            out.append(f"  {copy_id} [{attributes}];")
+    uses = {}
     for edge in data.edges:
         attributes = dict(STYLE["edge:" + edge.kind][0])
         if edge.label:
             attributes["label"] = edge.label
-        out.append(f"  {edge.source} -> {edge.target} [{_attrs(attributes)}];")
+        target = edge.target
+        if edge.kind == "grad" and target in copies:  # each use of a shared leaf gets its own copy
+            uses[target] = uses.get(target, -1) + 1
+            target = copies[target][uses[target]]
+        out.append(f"  {edge.source} -> {target} [{_attrs(attributes)}];")
     if legend:
         out.extend(_legend(data))
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def _leaf_copies(data, big=150):
+    """In a big graph, one box per use of a shared leaf: ``{leaf id: [ids of its copies]}``.
+
+    A weight used at every step of an unrolled loop has edges from far-apart
+    ranks, and with one box Graphviz's layout can take minutes; copies keep
+    the layout a tree. Small graphs keep one box per leaf.
+    """
+    if len(data.nodes) <= big:
+        return {}
+    incoming = {}
+    for edge in data.edges:
+        if edge.kind == "grad":
+            incoming[edge.target] = incoming.get(edge.target, 0) + 1
+    return {node.id: [node.id] + [f"{node.id}_{k}" for k in range(1, incoming[node.id])]
+            for node in data.nodes if node.kind in ("leaf", "param") and incoming.get(node.id, 0) > 1}
 
 
 def used_styles(data):

@@ -135,7 +135,7 @@ def names_from_frame(frame):
     return found
 
 
-def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, max_nodes=500):
+def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, max_nodes=500, collapse=None):
     """Describe the graph behind ``roots`` as plain data.
 
     Args:
@@ -145,7 +145,10 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
         grads: put each leaf's ``.grad`` in its label.
         saved: show the tensors each op saved for backward.
         run: a ``viz.Recording`` of a backward pass, to mark pruned and failed nodes.
-        max_nodes: above this many graph nodes, the rest collapse into one node.
+        max_nodes: draw at most this many ops and leaves; the rest collapse into
+            one box that says how many it holds.
+        collapse: a ``viz.scope`` name, a list of them, or True for every scope:
+            each such scope is drawn as one box.
 
     Returns:
         GraphData
@@ -181,35 +184,61 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
     for root in roots:
         if root.grad_fn is not None:
             queue.append((root.grad_fn, ids[id(root)]))
-    visited_ops = 0
-    collapsed = None
+    collapse = _scope_set(collapse)
+    drawn = 0  # ops and leaves drawn so far, against max_nodes
+    boxes = {}  # collapsed box name -> VizNode
+    box_edges = set()  # (source, target) into or out of boxes, drawn once
+    accumulators = {}  # leaf box id -> its AccumulateGrad, for the .grad cycle edges
+
+    def connect(source, target):
+        if source == target:
+            return  # inside one collapsed box
+        if source in box_ids or target in box_ids:
+            if (source, target) in box_edges:
+                return
+            box_edges.add((source, target))
+        edges.append(VizEdge(source, target))
+
+    box_ids = set()
+
+    def box(name, label):
+        if name not in boxes:
+            boxes[name] = add(object(), kind="collapsed", label="", scope=name if name != "" else None)
+            box_ids.add(boxes[name].id)
+            boxes[name].detail["count"] = 0
+        node = boxes[name]
+        node.detail["count"] += 1
+        node.label = label(node.detail["count"])
+        return node
+
     while queue:
         fn, parent_id = queue.popleft()
+        is_leaf = isinstance(fn, AccumulateGrad)
         if id(fn) in ids:
-            edges.append(VizEdge(parent_id, ids[id(fn)]))
+            connect(parent_id, ids[id(fn)])
             continue
         keep_alive.append(fn)
-        if isinstance(fn, AccumulateGrad):
-            leaf = fn.variable
-            keep_alive.append(leaf)
-            name = names.get(id(leaf))
-            node = add(fn, kind="param" if name and "." in name else "leaf", label=name or "leaf",
-                       name=name, **_tensor_fields(leaf, values, grads))
-            if leaf._grad is not None:
-                node.state = "accumulated"
-            ids[id(leaf)] = node.id
-            edges.append(VizEdge(parent_id, node.id))
+        scope_name = scope_of(fn)
+        if scope_name is not None and (collapse is _ALL or scope_name in collapse):
+            node = box(scope_name, lambda n, s=scope_name: f"{s}: {n} nodes")
+        elif drawn >= max_nodes:
+            node = box("", lambda n: f"... {n} more nodes not drawn (max_nodes={max_nodes})")
+        else:
+            node = None
+        if node is not None:  # collapsed: keep walking to count what lies below
+            ids[id(fn)] = node.id
+            connect(parent_id, node.id)
+            for child, _ in fn.next_functions:
+                if child is not None:
+                    queue.append((child, node.id))
             continue
-        if visited_ops >= max_nodes:
-            if collapsed is None:
-                collapsed = add(object(), kind="collapsed", label="")
-            collapsed.detail["count"] = collapsed.detail.get("count", 0) + 1
-            collapsed.label = f"... {collapsed.detail['count']} more nodes not drawn (max_nodes={max_nodes})"
-            edges.append(VizEdge(parent_id, collapsed.id))
-            ids[id(fn)] = collapsed.id
+        drawn += 1
+        if is_leaf:
+            node = _leaf_node(fn, add, names, values, grads, run)
+            accumulators[node.id] = fn
+            connect(parent_id, node.id)
             continue
-        visited_ops += 1
-        node = add(fn, kind="op", label=fn.name(), scope=scope_of(fn), name=names.get(id(fn)))
+        node = add(fn, kind="op", label=fn.name(), scope=scope_name, name=names.get(id(fn)))
         node.detail["sequence_nr"] = fn._sequence_nr
         if forward_graph is not None and fn not in forward_graph:
             node.state = "derivative"
@@ -220,7 +249,7 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
                 node.state = "pruned"
             elif fn not in reached and run.steps:
                 node.state = "skipped"
-        edges.append(VizEdge(parent_id, node.id))
+        connect(parent_id, node.id)
         if saved:
             _add_saved(fn, node, nodes, edges, names, values)
         for child, _ in fn.next_functions:
@@ -229,16 +258,48 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
 
     # A leaf whose .grad was recorded (create_graph=True) points back into a graph
     # that ends at the leaf itself: PyTorch's reference cycle, drawn as an edge.
-    for viz_node in nodes:
-        if viz_node.kind in ("leaf", "param"):
-            fn = next((k for k in keep_alive if isinstance(k, AccumulateGrad) and ids.get(id(k)) == viz_node.id), None)
-            grad = fn.variable._grad if fn is not None else None
-            if grad is not None and grad.grad_fn is not None and id(grad.grad_fn) in ids:
-                edges.append(VizEdge(viz_node.id, ids[id(grad.grad_fn)], kind="cycle", label=".grad"))
+    for leaf_id, fn in accumulators.items():
+        grad = fn.variable._grad
+        if grad is not None and grad.grad_fn is not None and id(grad.grad_fn) in ids:
+            edges.append(VizEdge(leaf_id, ids[id(grad.grad_fn)], kind="cycle", label=".grad"))
     data = GraphData(nodes, edges)
+    data.ids = {key: value for key, value in ids.items()}
     if run is not None and run.error is not None:
         data.title = f"{type(run.error).__name__}: {str(run.error).split(chr(10))[0]}"
     return data
+
+
+_ALL = object()
+
+
+def _scope_set(collapse):
+    """``collapse=`` as a set of scope names (or _ALL for ``True``)."""
+    if collapse is True:
+        return _ALL
+    if not collapse:
+        return frozenset()
+    return frozenset([collapse] if isinstance(collapse, str) else collapse)
+
+
+def _leaf_node(fn, add, names, values, grads, run):
+    """The box for a leaf that requires grad (and its AccumulateGrad node)."""
+    leaf = fn.variable
+    name = names.get(id(leaf))
+    is_param = isinstance(leaf, minigrad.nn.Parameter) or bool(name and "." in name)
+    node = add(fn, kind="param" if is_param else "leaf", label=name or "leaf", name=name,
+               **_tensor_fields(leaf, values, grads))
+    if leaf._grad is not None:
+        node.state = "accumulated"
+    if run is not None and run.steps and fn not in run.reached:
+        node.state = "skipped"  # a recorded backward never reached it (inputs= left it out)
+    return node
+
+
+def _was_saved(fn, name):
+    """Whether the node kept ``name`` at all: ``Node.saved_for`` keeps a tensor only
+    if a gradient that uses it was wanted (the rule ``Node._connect`` applies)."""
+    needed_by = (getattr(fn, "saved_for", None) or {}).get(name)
+    return needed_by is None or any(fn.needs_input_grad[i] for i in needed_by)
 
 
 def _reachable(start):
@@ -265,6 +326,8 @@ def _tensor_fields(t, values, grads):
 def _add_saved(fn, op_node, nodes, edges, names, values):
     """One ``saved`` node per tensor the op kept, with its state."""
     for saved_name in list(fn.saved_tensor_names) + list(getattr(fn, "saved_arrays", ())):
+        if not _was_saved(fn, saved_name):
+            continue  # not needed for the wanted gradients, so never kept
         entry = (fn._saved or {}).get(saved_name)
         label = f"_saved_{saved_name}"
         node = VizNode(id=f"n{len(nodes)}", kind="saved", label=label)
