@@ -86,8 +86,32 @@ def _plan(root_nodes, capture_nodes, execute_targets):
         ``node`` from nodes that run; ``runs`` is None (everything runs) or the
         set of nodes that run.
     """
+    runs = None
+    if capture_nodes is not None:
+        runs = _nodes_on_a_path(root_nodes, capture_nodes, execute_targets)
+
+    # Walk every edge once from the roots, with an explicit stack (no recursion),
+    # counting the edges into each node (as PyTorch's compute_dependencies).
+    dependencies = dict.fromkeys(root_nodes, 0)
+    stack = list(dependencies)
+    while stack:
+        node = stack.pop()
+        if runs is not None and node not in runs:
+            continue  # a node that does not run sends nothing
+        for child, _ in node.next_functions:
+            if child is None or (runs is not None and child not in runs and child not in capture_nodes):
+                continue
+            if child not in dependencies:
+                dependencies[child] = 0
+                stack.append(child)  # first time reached: walk on from it
+            dependencies[child] += 1
+    return dependencies, runs
+
+
+def _nodes_on_a_path(root_nodes, capture_nodes, execute_targets):
+    """The nodes from which some path leads to a capture or a target (those must run)."""
     # Depth-first walk with an explicit stack; `order` lists each node after
-    # all nodes below it (post-order), which the pruning pass below needs.
+    # all nodes below it (post-order), so children are decided before parents.
     seen = set()
     order = []
     for root in root_nodes:
@@ -106,33 +130,13 @@ def _plan(root_nodes, capture_nodes, execute_targets):
                 stack.pop()
                 order.append(node)
 
-    runs = None
-    if capture_nodes is not None:
-        # A node runs if some path from it leads to a capture or a target.
-        runs = set()
-        for node in order:  # children come before their parents here
-            if node in execute_targets or any(
-                child in runs or child in capture_nodes for child, _ in node.next_functions if child is not None
-            ):
-                runs.add(node)
-
-    dependencies = dict.fromkeys(root_nodes, 0)
-    for node in order:
-        if runs is not None and node not in runs:
-            continue
-        for child, _ in node.next_functions:
-            if child is None:
-                continue
-            if runs is None or child in runs or child in capture_nodes:
-                dependencies[child] = dependencies.get(child, 0) + 1
-    return dependencies, runs
-
-
-def _add_to_buffer(buffers, node, output_nr, grad):
-    grads = buffers.get(node)
-    if grads is None:
-        grads = buffers[node] = [None] * node.num_outputs
-    grads[output_nr] = grad if grads[output_nr] is None else grads[output_nr] + grad
+    runs = set()
+    for node in order:  # children come before their parents here
+        if node in execute_targets or any(
+            child in runs or child in capture_nodes for child, _ in node.next_functions if child is not None
+        ):
+            runs.add(node)
+    return runs
 
 
 def _validate(node, grad_inputs):
@@ -148,13 +152,13 @@ def _validate(node, grad_inputs):
         raise RuntimeError(messages.WRONG_NUMBER_OF_GRADIENTS.format(
             name=node.name(), expected=len(node.next_functions), got=len(grad_inputs)))
     fitted = []
-    for index, (grad, (shape, dtype)) in enumerate(zip(grad_inputs, node._input_meta)):
-        if grad is None or node.next_functions[index][0] is None:
+    for index, (grad, (child, _), (shape, dtype)) in enumerate(zip(grad_inputs, node.next_functions,
+                                                                  node._input_meta)):
+        if grad is None or child is None:
             fitted.append(None)
             continue
         if grad.shape != shape:
             try:
-                np.broadcast_shapes(shape, grad.shape)
                 grad = grad.sum_to_size(shape)
             except (ValueError, RuntimeError):
                 raise RuntimeError(messages.INVALID_GRADIENT_SHAPE.format(
@@ -215,22 +219,25 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
     def send(node, output_nr, grad):
         """Deliver one incoming edge to ``node``; queue it when its last edge arrived."""
         if grad is not None:
-            _add_to_buffer(buffers, node, output_nr, grad)
+            grads = buffers.get(node)
+            if grads is None:
+                grads = buffers[node] = [None] * node.num_outputs
+            grads[output_nr] = grad if grads[output_nr] is None else grads[output_nr] + grad
         pending[node] -= 1
         if pending[node] == 0:
             # Newest node first, as PyTorch's engine does (AccumulateGrad's
             # sequence number is infinite, so leaves are filled right away).
             heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
 
-    for node in root_nodes:
-        pending[node] += sum(1 for n, _ in root_edges if n is node)
+    for node, _ in root_edges:
+        pending[node] += 1  # an output gradient is one more edge into its node
     for (node, output_nr), grad in zip(root_edges, root_grads):
         send(node, output_nr, grad)
 
     for index in itertools.count():
         if not ready:
             return
-        _, _, node = heapq.heappop(ready)
+        node = heapq.heappop(ready)[2]
         grads = buffers.pop(node, None) or [None] * node.num_outputs
         accumulated, captured = [], []
 
@@ -238,18 +245,21 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
         for output_nr, grad in enumerate(grads):
             if grad is None:
                 continue
-            for hook in tuple(node._tensor_hooks(output_nr)):
-                new = hook(grad)
-                if new is not None:
-                    grad = new
-            grads[output_nr] = grad
+            hooks = node._tensor_hooks(output_nr)
+            if hooks:
+                for hook in tuple(hooks):
+                    new = hook(grad)
+                    if new is not None:
+                        grad = new
+                grads[output_nr] = grad
             retained = node._retained_tensor(output_nr)
             if retained is not None:
                 accumulated.append(_accumulate(retained, grad, create_graph, record_values))
-            for position in captures.get((node, output_nr), ()):
-                captured.append((position, grad))
-                if accumulate_grad and retained is None:
-                    accumulated.append(_accumulate(inputs[position], grad, create_graph, record_values))
+            if captures:
+                for position in captures.get((node, output_nr), ()):
+                    captured.append((position, grad))
+                    if accumulate_grad and retained is None:
+                        accumulated.append(_accumulate(inputs[position], grad, create_graph, record_values))
 
         runs_here = (runs is None or node in runs) and (grads[0] is not None or any(g is not None for g in grads))
         if not runs_here:
@@ -262,10 +272,11 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
             continue
 
         # 2. Pre-hooks, then the chain rule itself, then post-hooks.
-        for hook in tuple(node._pre_hooks or ()):
-            new = hook(tuple(grads))
-            if new is not None:
-                grads = list(new)
+        if node._pre_hooks:
+            for hook in tuple(node._pre_hooks):
+                new = hook(tuple(grads))
+                if new is not None:
+                    grads = list(new)
         if isinstance(node, AccumulateGrad):
             accumulated.append(_accumulate(node.variable, grads[0], create_graph, record_values))
             grad_inputs = ()
@@ -278,10 +289,11 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
                 _state.grad_enabled = previous_mode
             if _state.anomaly_enabled and _state.anomaly_check_nan:
                 _check_nan(node, grad_inputs)
-        for hook in tuple(node._post_hooks or ()):
-            new = hook(grad_inputs, tuple(grads))
-            if new is not None:
-                grad_inputs = tuple(new)
+        if node._post_hooks:
+            for hook in tuple(node._post_hooks):
+                new = hook(grad_inputs, tuple(grads))
+                if new is not None:
+                    grad_inputs = tuple(new)
 
         # 3. Free what the forward pass saved, unless asked to keep it.
         released = () if retain_graph else node.release()
@@ -297,9 +309,6 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
 
 def _accumulate(tensor, grad, create_graph, record_values):
     """Add ``grad`` into ``tensor.grad`` and describe it for the step record."""
-    if not record_values and not create_graph and not _state.grad_enabled:
-        accumulate_into(tensor, grad)  # the common case: nothing to record or switch
-        return (tensor, None, None)
     before = None
     if record_values and tensor._grad is not None:
         before = tensor._grad._data.copy()

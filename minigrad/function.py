@@ -19,6 +19,7 @@ and builds nodes of this kind.
 """
 
 import itertools
+import math
 import traceback
 import weakref
 
@@ -62,17 +63,16 @@ class SavedTensor:
 
     def __init__(self, tensor, is_output):
         self.is_output = is_output
-        # An input is kept as the Tensor, whose _version we can read later; an
-        # output is kept as its array, so it needs the shared counter object.
-        self.version_counter = tensor._shared_version_counter() if is_output else None
-        self.version = tensor._version
         if is_output:
-            self.tensor = None
-            self.data = tensor._data
-            self.requires_grad = tensor.requires_grad
+            # Kept as its array, so it needs the shared counter object to see later changes.
+            self.tensor, self.data = None, tensor._data
+            self.version_counter = tensor._shared_version_counter()
+            self.version = self.version_counter.value
+            self.requires_grad = tensor._requires_grad
         else:
-            self.tensor = tensor
-            self.data = None
+            # Kept as the Tensor, whose _version we can read later.
+            self.tensor, self.data, self.version_counter = tensor, None, None
+            self.version = tensor._version
 
     def unpack(self, node):
         current = self.version_counter.value if self.is_output else self.tensor._version
@@ -98,6 +98,17 @@ class SavedTensor:
             t.grad_fn = node
         t._version_counter = self.version_counter
         return t
+
+
+@np.errstate(all="ignore")  # inf and nan arise silently, as in PyTorch
+def _forward_quietly(node, arrays, params):
+    """``node.forward`` with NumPy's floating-point warnings off.
+
+    errstate as a decorator costs less than a ``with`` block at every call. (NumPy 1.x
+    reuses one errstate object for all calls, which is fine: a forward works on
+    NumPy arrays and never calls another op, so this never nests.)
+    """
+    return node.forward(*arrays, **params)
 
 
 class Node:
@@ -135,6 +146,7 @@ class Node:
     needs_input_grad = ()
     _sequence_nr = -1
     _saved = None  # {name: SavedTensor} once recorded
+    _save_plan = ()  # made from ``saves`` by __init_subclass__
     _released = False
     _input_meta = ()  # ((shape, dtype), ...) of the inputs, to check returned gradients
     _pre_hooks = None
@@ -144,6 +156,7 @@ class Node:
     _forward_trace = None
     _name = None
     _metadata = None
+    num_outputs = 1
 
     @property
     def metadata(self):
@@ -153,15 +166,22 @@ class Node:
         return self._metadata
 
     # --- building the graph ---------------------------------------------------
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # Where each saved tensor comes from, worked out once per class instead of at
+        # every call: (name, input position or None for the output, the input
+        # positions whose gradient needs it, or None if it is always kept).
+        needed_by = cls.saved_for or {}
+        cls._save_plan = tuple(
+            (name, None if name == "result" else cls.input_names.index(name), needed_by.get(name))
+            for name in cls.saves)
+
     @classmethod
     def apply(cls, *inputs, **params):
         """Run the op on Tensors and record it in the graph if any input needs a gradient."""
         node = cls()
-        if cls.may_warn:
-            with np.errstate(all="ignore"):  # inf and nan arise silently, as in PyTorch
-                out = node.forward(*[t._data for t in inputs], **params)
-        else:
-            out = node.forward(*[t._data for t in inputs], **params)
+        arrays = [t._data for t in inputs]
+        out = _forward_quietly(node, arrays, params) if cls.may_warn else node.forward(*arrays, **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)  # NumPy gives scalars, not 0-d arrays, for some 0-d results
         result = _tensor.Tensor._wrap(out)
@@ -183,17 +203,15 @@ class Node:
         self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
         result.grad_fn = self
-        if self.saves:
-            self._saved = {}
-        needed_by = self.saved_for
-        for name in self.saves:
-            if needed_by is not None and name in needed_by and not any(
-                    self.needs_input_grad[i] for i in needed_by[name]):
-                continue  # as PyTorch: kept only if a gradient that uses it is wanted
-            if name == "result":
-                self._saved[name] = SavedTensor(result, is_output=True)
-            else:
-                self._saved[name] = SavedTensor(inputs[self.input_names.index(name)], is_output=False)
+        if self._save_plan:
+            saved = self._saved = {}
+            for name, position, needed_by in self._save_plan:
+                if needed_by is not None and not any([needs[i] for i in needed_by]):
+                    continue  # as PyTorch: kept only if a gradient that uses it is wanted
+                if position is None:
+                    saved[name] = SavedTensor(result, is_output=True)
+                else:
+                    saved[name] = SavedTensor(inputs[position], is_output=False)
         if _state.anomaly_enabled:
             self._forward_trace = "".join(traceback.format_stack()[:-3])
 
@@ -210,7 +228,7 @@ class Node:
         if self._released:
             raise RuntimeError(messages.FREED_GRAPH)
         saved = self._saved or {}
-        return tuple(saved[name].unpack(self) if name in saved else None for name in self.saves)
+        return tuple([saved[name].unpack(self) if name in saved else None for name in self.saves])
 
     def __getattr__(self, attribute):
         # ``_saved_self``, ``_saved_result`` ...: PyTorch's way to peek at saved tensors.
@@ -234,8 +252,8 @@ class Node:
         Returns:
             tuple of the names released (empty if nothing was saved or already released).
         """
-        if self._released:
-            return ()
+        if self._released or (self._saved is None and not self.saved_arrays):
+            return ()  # nothing kept: PyTorch lets such a node run again
         arrays = tuple(name for name in self.saved_arrays if name in self.__dict__)
         names = tuple(self._saved or ()) + arrays
         if not names:
@@ -300,10 +318,6 @@ class Node:
         ref = self._retain_grad.get(output_nr)
         return ref() if ref is not None else None
 
-    @property
-    def num_outputs(self):
-        return 1
-
     def __repr__(self):
         return f"<{self.name()} object>"
 
@@ -315,12 +329,12 @@ class AccumulateGrad(Node):
     a weak reference on the tensor.
     """
 
+    # PyTorch gives AccumulateGrad the largest sequence number, so a leaf's
+    # gradient is stored as soon as it is complete.
+    _sequence_nr = math.inf
+
     def __init__(self, variable):
         self.variable = variable
-        # PyTorch gives AccumulateGrad the largest sequence number, so a leaf's
-        # gradient is stored as soon as it is complete.
-        self._sequence_nr = float("inf")
-        self._input_meta = ((variable._data.shape, variable._data.dtype),)
 
     def name(self):
         return "torch::autograd::AccumulateGrad"

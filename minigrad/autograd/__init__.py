@@ -9,6 +9,7 @@ the gradients and touches no ``.grad``.
 import warnings
 
 from .. import messages
+from ..creation import ones_like, zeros_like
 from ..engine import iter_backward
 from ..grad_mode import detect_anomaly, enable_grad, is_anomaly_enabled, no_grad, set_detect_anomaly, set_grad_enabled
 from ..tensor import Tensor
@@ -34,8 +35,6 @@ def _as_tuple(x):
 
 def _make_grads(outputs, grads):
     """One gradient per output: given ones checked for shape, implicit ones for scalars."""
-    from ..creation import ones_like
-
     new_grads = []
     for index, (out, grad) in enumerate(zip(outputs, grads)):
         if grad is None:
@@ -164,7 +163,5 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             if not allow_unused:
                 raise RuntimeError(messages.UNUSED_INPUT.format(index=position))
             if materialize_grads:
-                from ..creation import zeros_like
-
                 results[position] = zeros_like(inputs[position])
     return tuple(results)

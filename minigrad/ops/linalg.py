@@ -14,7 +14,10 @@ from .operands import promote
 
 def _is_transposed(array):
     """True for a 2-D array laid out column-major: a transposed view such as ``w.t()``."""
-    return array.ndim == 2 and array.flags.f_contiguous and not array.flags.c_contiguous
+    if array.ndim != 2:
+        return False
+    flags = array.flags  # a new object at every access: read it once
+    return flags.f_contiguous and not flags.c_contiguous
 
 
 def _mat2_grad(mat1, grad, transposed):

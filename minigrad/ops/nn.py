@@ -10,13 +10,15 @@ from .. import dtypes
 from .. import messages
 from ..function import Node
 from ..tensor import Tensor
-from .operands import normalize_dim
+from .linalg import Addmm
+from .operands import normalize_dim, promote
 
 
 def _stable_softmax(x, dim):
     # Array methods: much cheaper than np.max/np.sum on small arrays.
     e = np.exp(x - x.max(axis=dim, keepdims=True))
-    return e / e.sum(axis=dim, keepdims=True)
+    e /= e.sum(axis=dim, keepdims=True)  # in place: e is ours
+    return e
 
 
 class Softmax(Node):
@@ -160,9 +162,6 @@ def cross_entropy(input, target, reduction="mean"):
 def linear(input, weight, bias=None):
     """``input @ weight.T + bias``: what ``nn.Linear`` computes."""
     if bias is not None and input.ndim == 2:
-        from .linalg import Addmm
-        from .operands import promote
-
         input, weight = promote(input, weight)
         return Addmm.apply(bias.to(input.dtype), input, weight.t())
     out = input @ weight.t()

@@ -28,6 +28,11 @@ def promote(a, b):
     """
     if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype == b._data.dtype:
         return a, b  # the common case, kept cheap
+    # Next most common: a Python number with a float tensor (x * 2.0), which never widens it.
+    if isinstance(b, (int, float)) and isinstance(a, Tensor) and a._data.dtype.kind == "f":
+        return a, Tensor._wrap(np.asarray(b, dtype=a._data.dtype))
+    if isinstance(a, (int, float)) and isinstance(b, Tensor) and b._data.dtype.kind == "f":
+        return Tensor._wrap(np.asarray(a, dtype=b._data.dtype)), b
     dtype = dtypes.result_type(a, b)
     return as_tensor(a, dtype), as_tensor(b, dtype)
 
@@ -48,8 +53,10 @@ def normalize_dim(dim, ndim):
     """A dim (int or tuple, possibly negative) as a sorted tuple of axes, or None for all."""
     if dim is None:
         return None
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
     rank = max(ndim, 1)
+    if type(dim) is int and -rank <= dim < rank:
+        return (dim % rank,)  # the common case, kept cheap
+    dims = (dim,) if isinstance(dim, int) else tuple(dim)
     out = []
     for d in dims:
         if not -rank <= d < rank:

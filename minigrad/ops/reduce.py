@@ -86,10 +86,11 @@ class Mean(Node):
 
     def forward(self, x, dim=None, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
-        out = np.asarray(x.mean(axis=dim, keepdims=keepdim))
-        # NB: `max` here is this module's reduction, not the builtin; a nonempty x gives a nonempty out.
-        self.count = x.size // out.size if x.size else 0
-        return out.astype(x.dtype, copy=False)
+        # What x.mean() does, without its Python-level bookkeeping (float16 is summed in float32).
+        total = np.asarray(x.sum(axis=dim, keepdims=keepdim, dtype=np.float32 if x.dtype == np.float16 else None))
+        # A nonempty x gives a nonempty total.
+        self.count = x.size // total.size if x.size else 0
+        return np.asarray(total / self.count).astype(x.dtype, copy=False)
 
     def backward(self, grad):
         return _expand_back(grad, self.shape, self.dim, self.keepdim) / self.count
@@ -269,11 +270,9 @@ def sum_to_size(input, *size):
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else tuple(size)
     if input.shape == shape:
         return input
-    try:
-        if np.broadcast_shapes(shape, input.shape) != input.shape:
-            raise ValueError
-    except ValueError:
-        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(input.shape)}}}.") from None
+    # NumPy's broadcasting rule, aligned from the right: each dim of `shape` is 1 or matches.
+    if len(shape) > input.ndim or not all(s == 1 or s == n for s, n in zip(shape[::-1], input.shape[::-1])):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(input.shape)}}}.")
     return SumToSize.apply(input, shape=shape)
 
 

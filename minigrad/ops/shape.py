@@ -57,7 +57,7 @@ class Transpose(Node):
 
     def forward(self, x, dim0, dim1):
         self.dim0, self.dim1 = dim0, dim1
-        return np.swapaxes(x, dim0, dim1)
+        return x.swapaxes(dim0, dim1)
 
     def backward(self, grad):
         return grad.transpose(self.dim0, self.dim1)
@@ -74,7 +74,7 @@ class Permute(Node):
 
     def forward(self, x, dims):
         self.dims = dims
-        return np.transpose(x, dims)
+        return x.transpose(dims)
 
     def backward(self, grad):
         return grad.permute(tuple(np.argsort(self.dims)))
@@ -109,7 +109,7 @@ class Unsqueeze(Node):
 
     def forward(self, x, dim):
         self.dim, self.shape = dim, x.shape
-        return np.expand_dims(x, dim)
+        return x.reshape(x.shape[:dim] + (1,) + x.shape[dim:])  # a view: np.expand_dims, minus its checks
 
     def backward(self, grad):
         return grad.reshape(self.shape)
@@ -230,8 +230,9 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 def transpose(input, dim0, dim1):
     """Swap two dimensions."""
-    (d0,), (d1,) = normalize_dim(dim0, input.ndim), normalize_dim(dim1, input.ndim)
-    if input.ndim == 0:
+    ndim = input.ndim
+    (d0,), (d1,) = normalize_dim(dim0, ndim), normalize_dim(dim1, ndim)
+    if ndim == 0:
         return _as_view_of(View.apply(input, shape=()), input)
     return _as_view_of(Transpose.apply(input, dim0=d0, dim1=d1), input)
 
@@ -364,8 +365,18 @@ def _to_numpy_index(index):
     return index
 
 
+def _index(input, index, kind):
+    try:
+        return Index.apply(input, index=index, kind=kind)
+    except IndexError as e:
+        raise IndexError(str(e).replace("axis", "dimension")) from None
+
+
 def getitem(input, index):
     """``input[index]``: ints, slices, None, ..., integer arrays and boolean masks."""
+    if type(index) is slice:
+        # The most common index, kept cheap: what the general path below makes of a lone slice.
+        return _as_view_of(_index(input, (index, Ellipsis), "SliceBackward0"), input)
     index = _to_numpy_index(index)
     parts = index if isinstance(index, tuple) else (index,)
     if any(isinstance(p, np.ndarray) for p in parts) and any(isinstance(p, (int, np.integer)) for p in parts):
@@ -382,8 +393,5 @@ def getitem(input, index):
             # A trailing ... makes NumPy return a 0-d view, not a copied scalar,
             # when every dim is indexed by an int (x[1, 2]), as PyTorch does.
             index = parts + (Ellipsis,)
-    try:
-        result = Index.apply(input, index=index, kind=kind)
-    except IndexError as e:
-        raise IndexError(str(e).replace("axis", "dimension")) from None
+    result = _index(input, index, kind)
     return _as_view_of(result, input) if is_view else result
