@@ -46,6 +46,7 @@ class Tensor:
     _post_accumulate_hooks = None
     _accumulator_ref = None
     _retains_grad = False
+    _has_views = False  # some view shares this tensor's memory
     _no_grad_view = False  # a view made under no_grad: requires grad, yet no gradient reaches it
     __array_ufunc__ = None  # numpy scalars and arrays defer to our reflected operators
     __hash__ = object.__hash__
@@ -193,7 +194,10 @@ class Tensor:
         """Where a gradient for this tensor goes: ``(node, output_nr)``, as PyTorch's Edge."""
         node = self.grad_fn
         if node is not None:
-            if self._version_counter is not None and self._version_counter.value != self._graph_version:
+            # Only views and their bases can go stale: a change through a detach()
+            # alias leaves the graph as it is (PyTorch checks saved tensors only).
+            if ((self._base is not None or self._has_views) and self._version_counter is not None
+                    and self._version_counter.value != self._graph_version):
                 raise RuntimeError(messages.STALE_VIEW)
             return (node, self.output_nr)
         if not self._requires_grad or self._no_grad_view:

@@ -129,6 +129,8 @@ def names_from_frame(frame):
                 found[id(value)] = name
                 if value.grad_fn is not None:  # the op that made it gets its name too
                     found.setdefault(id(value.grad_fn), name)
+                if value._grad is not None:  # draw(loss, x.grad) names that root "x.grad"
+                    found.setdefault(id(value._grad), f"{name}.grad")
             elif isinstance(value, minigrad.nn.Module):
                 for pname, p in value.named_parameters():
                     found.setdefault(id(p), f"{name}.{pname}")

@@ -389,3 +389,22 @@ def test_change_through_data_is_not_detected(torch):
         return x.grad.tolist()
 
     assert run(minigrad) == run(torch) == [4.0, 8.0]
+
+
+def test_in_place_through_detach_keeps_the_graph_as_torch_does(torch):
+    """A change through detach() does not make the non-leaf's graph stale; only saved tensors are checked."""
+    for lib in (minigrad, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        h = x + 1  # AddBackward0 saves nothing: the new values do not matter to it
+        h.detach().zero_()
+        h.sum().backward()
+        assert x.grad.tolist() == [1.0, 1.0]
+    # exp saves its result, so the same change is an error at backward, in both.
+    assert_same_error(lambda lib: _detach_zero_then_backward(lib), torch, expect_hint=True)
+
+
+def _detach_zero_then_backward(lib):
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h = x.exp()
+    h.detach().zero_()
+    h.sum().backward()

@@ -432,7 +432,7 @@ def test_create_graph_draws_the_derivative_graph_and_the_cycle():
     # x.grad), Sum's Mul, Add's two Muls, then x.
     assert rows(data) == [
         ("n0", "output", "loss", ""),
-        ("n1", "output", "output", ""),
+        ("n1", "output", "x.grad", ""),
         ("n2", "op", "SumBackward0", ""),
         ("n3", "op", "AddBackward0", "derivative"),
         ("n4", "op", "MulBackward0", ""),
