@@ -336,6 +336,9 @@ class AccumulateGrad(Node):
     def __init__(self, variable):
         self.variable = variable
 
+    def __repr__(self):
+        return "<AccumulateGrad object>"  # PyTorch shows the class name here, not name()
+
     def name(self):
         return "torch::autograd::AccumulateGrad"
 
@@ -356,6 +359,9 @@ def accumulate_into(tensor, grad):
     Without ``create_graph`` the sum is written in place into the existing
     ``.grad`` (so a reference to it sees the new value); while recording,
     the sum is a new Tensor with its own ``grad_fn``.
+
+    NB: ``.grad`` is always a C-contiguous array of the leaf's shape; PyTorch
+    also matches the leaf's strides (its "gradient layout contract").
     """
     old = tensor._grad
     if old is None:

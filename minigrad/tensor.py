@@ -318,11 +318,11 @@ class Tensor:
 
     # --- operators: one line each; the calculus lives in minigrad/ops -------------------
     def __add__(self, other): return ops.add(self, other)
-    def __radd__(self, other): return ops.add(other, self)
+    def __radd__(self, other): return ops.add(self, other)  # PyTorch: the tensor stays first
     def __sub__(self, other): return ops.sub(self, other)
     def __rsub__(self, other): return ops.sub(other, self)
     def __mul__(self, other): return ops.mul(self, other)
-    def __rmul__(self, other): return ops.mul(other, self)
+    def __rmul__(self, other): return ops.mul(self, other)  # PyTorch: the tensor stays first
     def __truediv__(self, other): return ops.div(self, other)
     def __rtruediv__(self, other): return ops.div(other, self)
     def __pow__(self, other): return ops.pow(self, other)
