@@ -49,7 +49,8 @@ def tensor_repr(t):
     if array.dtype not in _IMPLICIT_DTYPES:
         suffixes.append(f"dtype=minigrad.{array.dtype.name}")
     if t.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{t.grad_fn.name()}>")
+        # PyTorch prints the bare class name: <CopySlices>, not <torch::autograd::CopySlices>
+        suffixes.append(f"grad_fn=<{t.grad_fn.name().split('::')[-1]}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     prefix = "tensor("

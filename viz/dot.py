@@ -176,7 +176,9 @@ def _legend(data, rows=None):
             dash = {"dashed": "- - \u2192", "dotted": "\u00b7\u00b7\u00b7 "}.get(attributes.get("style"), "\u2014\u2192")
             swatch = f'<TD WIDTH="34"><FONT COLOR="{color}">{dash}</FONT></TD>'
         else:
-            style = dict(STYLE["op"][0]) if key.startswith("state:") else {}
+            # A state's swatch sits on the kind it applies to (saved tensors, leaves, ops).
+            base = {"state:freed": "saved", "state:modified": "saved", "state:accumulated": "leaf"}.get(key, "op")
+            style = dict(STYLE[base][0]) if key.startswith("state:") else {}
             style.update(attributes)
             fill = style.get("fillcolor", "#ffffff")
             border = style.get("color", "#666666")
