@@ -26,7 +26,7 @@ import weakref
 import numpy as np
 
 from . import messages
-from .grad_mode import _state
+from .grad_mode import _state, copy_for_replay
 
 # tensor.py imports this module; binding the module (not the class) breaks the cycle.
 from . import tensor as _tensor  # noqa: E402
@@ -154,6 +154,7 @@ class Node:
     _tensor_pre_hooks = None  # {output_nr: [hook]} for non-leaf tensor hooks
     _retain_grad = None  # {output_nr: weakref to the tensor}
     _forward_trace = None
+    _forward_inputs = None  # (arrays, params) inside grad_mode.record_forward_inputs()
     _name = None
     _metadata = None
     num_outputs = 1
@@ -188,11 +189,11 @@ class Node:
         if _state.grad_enabled:
             for t in inputs:
                 if t._requires_grad:
-                    node._connect(inputs, result)
+                    node._connect(inputs, result, params)
                     break
         return result
 
-    def _connect(self, inputs, result):
+    def _connect(self, inputs, result, params=None):
         """Link this node into the graph as the creator of ``result``."""
         self._sequence_nr = next(_sequence)
         edges, needs, meta = [], [], []
@@ -214,6 +215,10 @@ class Node:
                     saved[name] = SavedTensor(inputs[position], is_output=False)
         if _state.anomaly_enabled:
             self._forward_trace = "".join(traceback.format_stack()[:-3])
+        if _state.record_forward_inputs:
+            # Copies, so the forward can be re-run later even if an input is changed in place.
+            self._forward_inputs = (tuple([copy_for_replay(t._data) for t in inputs]),
+                                    {key: copy_for_replay(value) for key, value in (params or {}).items()})
 
     def forward(self, *arrays, **params):
         raise NotImplementedError(f"{type(self).__name__} must define forward")

@@ -3,11 +3,17 @@
 Grad mode decides whether an op records a node in the graph. Anomaly mode makes
 the engine check every gradient it computes for NaN and name the forward op
 that created the failing node. Both are per thread, as in PyTorch.
+
+A third switch, ``record_forward_inputs``, is minigrad's own (PyTorch has no
+such thing): each recorded node keeps a copy of what its forward received, so
+a checker can run that forward again on nudged inputs (see ``classroom``).
 """
 
 import functools
 import threading
 import warnings
+
+import numpy as np
 
 from . import messages
 
@@ -16,6 +22,7 @@ class _State(threading.local):
     grad_enabled = True
     anomaly_enabled = False
     anomaly_check_nan = True
+    record_forward_inputs = False
 
 
 _state = _State()
@@ -203,3 +210,55 @@ class set_detect_anomaly(detect_anomaly):
 
     def __enter__(self):
         pass
+
+
+class record_forward_inputs:
+    """Make every node recorded in this block keep what its forward received.
+
+    Each node gets ``node._forward_inputs = (arrays, params)``: a float64 copy
+    of every floating-point input (other inputs copied as they are) and the
+    forward's keyword arguments. With these the node's forward can be run again
+    on nudged inputs, which is how a per-node gradient check compares a
+    backward with finite differences. Off by default: it copies every input.
+
+    NB: a minigrad teaching aid; PyTorch has no such switch.
+
+    Args:
+        mode (bool): True to record (the default), False to stop recording.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> with minigrad.autograd.graph.record_forward_inputs():
+    ...     y = x * 3
+    >>> arrays, params = y.grad_fn._forward_inputs
+    >>> arrays[0].dtype, params
+    (dtype('float64'), {})
+    """
+
+    def __init__(self, mode=True):
+        self.mode = bool(mode)
+
+    def __enter__(self):
+        self._previous = _state.record_forward_inputs
+        _state.record_forward_inputs = self.mode
+        return self
+
+    def __exit__(self, *exc_info):
+        _state.record_forward_inputs = self._previous
+        return False
+
+
+def is_recording_forward_inputs():
+    """Return True inside ``record_forward_inputs()``."""
+    return _state.record_forward_inputs
+
+
+def copy_for_replay(value):
+    """A copy of one forward input that later changes cannot touch.
+
+    Floating-point arrays become float64 (finite differences need the
+    precision); other arrays are copied as they are; anything else is kept.
+    """
+    if isinstance(value, np.ndarray):
+        return value.astype(np.float64) if value.dtype.kind == "f" else value.copy()
+    return value

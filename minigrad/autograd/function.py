@@ -22,7 +22,7 @@ import functools
 
 from .. import messages
 from ..function import Node, SavedTensor, _sequence
-from ..grad_mode import _state, no_grad
+from ..grad_mode import _state, copy_for_replay, no_grad
 from ..tensor import Tensor
 
 
@@ -126,6 +126,11 @@ class Function:
         node = BackwardCFunction(cls)
         node._n_args = len(args)
         node.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        if _state.record_forward_inputs:
+            # Copied before forward runs, in case it changes an input in place.
+            node._forward_inputs = (
+                tuple([copy_for_replay(a._data) if isinstance(a, Tensor) else a for a in args]),
+                dict(kwargs))
         with no_grad():
             outputs = cls.forward(node, *args, **kwargs)
         tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))

@@ -6,7 +6,10 @@
   ``BackwardStep`` after each (see ``minigrad.engine``);
 * ``observe(callback)`` calls ``callback(step)`` for every step of every
   ``backward()`` / ``grad()`` run inside the ``with`` block, with ``.grad``
-  values recorded before and after each accumulation.
+  values recorded before and after each accumulation;
+* ``record_forward_inputs()`` makes each node built inside the ``with`` block
+  keep a copy of its forward's inputs, so the forward can be re-run (a
+  per-node gradient check does this).
 
 >>> import minigrad
 >>> x = minigrad.tensor(2.0, requires_grad=True)
@@ -21,8 +24,10 @@ import contextlib
 
 from ..engine import BackwardStep, iter_backward
 from ..function import AccumulateGrad, Node, SavedTensor
+from ..grad_mode import is_recording_forward_inputs, record_forward_inputs
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensor", "BackwardStep", "iter_backward", "observe"]
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "BackwardStep", "iter_backward", "observe",
+           "record_forward_inputs", "is_recording_forward_inputs"]
 
 _observers = []
 

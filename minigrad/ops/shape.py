@@ -121,6 +121,8 @@ class Expand(Node):
 
     def forward(self, x, shape):
         self.shape = x.shape
+        if shape == x.shape:
+            return x.view()  # nothing repeated: a plain, writable view (as PyTorch's)
         return np.broadcast_to(x, shape)
 
     def backward(self, grad):
@@ -288,8 +290,6 @@ def expand(input, *sizes):
             f"expand({messages.legacy_type(input)}, size={list(sizes)}): the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})")
     shape = tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
-    if shape == input.shape:
-        return input if not _state.grad_enabled or not input.requires_grad else _as_view_of(Expand.apply(input, shape=shape), input)
     try:
         return _as_view_of(Expand.apply(input, shape=shape), input)
     except ValueError:
