@@ -1,0 +1,461 @@
+"""Grading a submitted notebook offline: the teacher's tests, run on the student's answers.
+
+The steps, the way nbgrader's ``autograde`` does them, with no nbgrader install:
+
+1. :func:`assemble` starts from the submission and puts the source's version back into every
+   locked cell (test cells with their hidden tests, read-only cells), matching cells by
+   ``grade_id``. A test cell the student deleted is put back after the cell it followed in the
+   source; a student's own extra cells stay where they are.
+2. :func:`execute` runs the result top to bottom in a fresh kernel with ``nbclient``, going on
+   after errors, stopping a cell that runs longer than the timeout.
+3. :func:`score_cell` scores each test cell by nbgrader's rule: an error, or anything written
+   to stderr, scores 0; a number as the cell's result is partial credit; otherwise full points.
+
+:func:`grade` does all three and returns a :class:`Report` (``str(report)`` is the feedback a
+student reads; ``report.to_dict()`` is the same as data).
+"""
+
+import copy
+import re
+import sys
+import tempfile
+import uuid
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import nbformat
+
+from . import nbgrader_format as nbf
+
+DEFAULT_TIMEOUT = 60  # seconds per cell; nbgrader's default is 30
+FEEDBACK_LINES = 40  # how much of a test's printed output goes into the report
+TIMEOUT_ENAME = "CellTimeoutError"
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+@dataclass
+class TestResult:
+    """The result of one test cell.
+
+    Attributes:
+        grade_id: the test cell's ``grade_id``.
+        cell: the cell's number in the graded notebook, counting from 1.
+        points: the points scored.
+        max_points: the points the cell is worth.
+        status: ``"passed"``, ``"partial"``, ``"failed"``, ``"timeout"`` or ``"not run"``.
+        message: why it failed, in plain words ("" when it passed).
+        feedback: what the test printed (for example a ``classroom.check_graph`` report).
+        pictures: how many pictures the test drew (they are in the graded notebook).
+    """
+
+    __test__ = False  # a result, not a pytest test class
+
+    grade_id: str
+    cell: int
+    points: float
+    max_points: float
+    status: str
+    message: str = ""
+    feedback: str = ""
+    pictures: int = 0
+
+
+@dataclass
+class Report:
+    """The grade of one submission.
+
+    Attributes:
+        source: the source notebook's path (or name).
+        submission: the submission's path (or name).
+        tests: one :class:`TestResult` per test cell, in notebook order.
+        manual: ``(grade_id, max_points)`` of the cells a person grades.
+        notes: other things the student or teacher should know (errors in answer cells,
+            test cells put back, a kernel that died).
+    """
+
+    source: str
+    submission: str
+    tests: list = field(default_factory=list)
+    manual: list = field(default_factory=list)
+    notes: list = field(default_factory=list)
+
+    @property
+    def score(self):
+        """Points scored in the test cells."""
+        return sum(t.points for t in self.tests)
+
+    @property
+    def max_score(self):
+        """Points the test cells are worth."""
+        return sum(t.max_points for t in self.tests)
+
+    def to_dict(self):
+        """The report as plain data (what ``--json`` prints)."""
+        return {
+            "source": self.source,
+            "submission": self.submission,
+            "score": self.score,
+            "max_score": self.max_score,
+            "tests": [asdict(t) for t in self.tests],
+            "manual": [{"grade_id": g, "max_points": p} for g, p in self.manual],
+            "notes": list(self.notes),
+        }
+
+    def __str__(self):
+        lines = [f"{self.submission}  (graded against {self.source})", ""]
+        for t in self.tests:
+            label = {"passed": "passed", "partial": "partial"}.get(t.status, t.status.upper())
+            lines.append(f"  {label:<8} {_num(t.points) + '/' + _num(t.max_points):>7}  {t.grade_id}")
+            if t.message:
+                lines.extend("           " + line for line in t.message.splitlines())
+            if t.feedback:
+                lines.append("           the test printed:")
+                lines.extend("           | " + line for line in t.feedback.splitlines())
+            if t.pictures:
+                lines.append(f"           ({t.pictures} picture(s): open the graded notebook to see them)")
+        if self.manual:
+            lines.append("")
+            lines.append("  to grade by hand: " + ", ".join(f"{g} ({_points(p)})" for g, p in self.manual))
+        if self.notes:
+            lines.append("")
+            lines.append("  notes:")
+            lines.extend(f"  - {note}" for note in self.notes)
+        lines.append("")
+        lines.append(f"  score: {_num(self.score)}/{_num(self.max_score)}")
+        return "\n".join(lines)
+
+
+def _num(x):
+    """Points for people: 2 rather than 2.0, 1.5 as it is."""
+    return f"{x:g}"
+
+
+def _points(x):
+    return f"{_num(x)} point" + ("" if x == 1 else "s")
+
+
+# --- 1. the notebook to run ------------------------------------------------------------
+
+
+def _new_id(taken):
+    while True:
+        cid = uuid.uuid4().hex[:8]
+        if cid not in taken:
+            taken.add(cid)
+            return cid
+
+
+def assemble(source, submission):
+    """The notebook to grade: the submission with the source's locked cells put back.
+
+    Args:
+        source: the teacher's source notebook (solutions and hidden tests in it).
+        submission: the student's notebook (a released version, filled in).
+
+    Returns:
+        ``(nb, notes)``: a new notebook, and notes on what had to be repaired.
+
+    Rules, by ``grade_id``:
+
+    * a locked cell of the source (test, read-only) gets the source's text, type and
+      metadata, whatever the student did to it;
+    * a solution cell keeps the student's text and gets the source's type and metadata;
+    * a source cell missing from the submission is put back after the nearest earlier source
+      cell that is there (solution cells come back as the stub, so they score nothing);
+    * nbgrader metadata on a cell whose ``grade_id`` the source does not have, or on a second
+      copy of a cell, is removed, so such a cell can neither score nor be mistaken for a test.
+    """
+    nb = copy.deepcopy(submission)
+    notes = []
+    by_id = {nbf.grade_id(c): c for c in source.cells if nbf.grade_id(c)}
+    seen = set()
+    for number, cell in enumerate(nb.cells, start=1):
+        gid = nbf.grade_id(cell)
+        if not gid:
+            cell.get("metadata", {}).pop("nbgrader", None)  # e.g. a malformed copy
+            continue
+        if gid not in by_id or gid in seen:
+            why = "a second copy of" if gid in seen else "not in the source:"
+            notes.append(f"cell {number} is {why} {gid!r}; it ran, but counts for nothing")
+            del cell.metadata["nbgrader"]
+            continue
+        seen.add(gid)
+        teacher = by_id[gid]
+        if cell.cell_type != teacher.cell_type:
+            notes.append(f"cell {number} ({gid!r}) was changed from {teacher.cell_type} to "
+                         f"{cell.cell_type}; it was changed back")
+            cell.cell_type = teacher.cell_type
+        if nbf.is_locked(teacher):
+            if cell.source not in (teacher.source, nbf.student_cell(teacher).source):
+                notes.append(f"cell {number} ({gid!r}) is the teacher's: its original text was put back")
+            cell.source = teacher.source
+        cell.metadata["nbgrader"] = copy.deepcopy(teacher.metadata["nbgrader"])
+        _fit_type(cell)
+    # Put back what is missing, after the nearest earlier source cell that is there.
+    position = {nbf.grade_id(c): i for i, c in enumerate(nb.cells) if nbf.grade_id(c)}
+    anchor = -1  # index in nb.cells after which the next missing cell goes
+    for cell in source.cells:
+        gid = nbf.grade_id(cell)
+        if not gid:
+            continue
+        if gid in position:
+            anchor = position[gid]
+            continue
+        back = nbf.student_cell(cell) if nbf.is_solution(cell) else copy.deepcopy(cell)
+        nb.cells.insert(anchor + 1, back)
+        notes.append(f"the submission has no cell {gid!r}: the teacher's version was put back"
+                     + (" (as the empty stub)" if nbf.is_solution(cell) else ""))
+        position = {nbf.grade_id(c): i for i, c in enumerate(nb.cells) if nbf.grade_id(c)}
+        anchor = position[gid]
+    # nbformat 4.5 wants unique cell ids; a notebook saved by an older Jupyter has none.
+    nb.nbformat, nb.nbformat_minor = 4, max(nb.get("nbformat_minor", 0), 5)
+    taken = set()
+    for cell in nb.cells:
+        cid = cell.get("id")
+        if not cid or cid in taken:
+            cell["id"] = _new_id(taken)
+        taken.add(cell["id"])
+    return nb, notes
+
+
+def _fit_type(cell):
+    """Gives a cell the fields its (possibly restored) type needs."""
+    if cell.cell_type == "code":
+        cell.setdefault("outputs", [])
+        cell.setdefault("execution_count", None)
+    else:
+        cell.pop("outputs", None)
+        cell.pop("execution_count", None)
+
+
+# --- 2. running it ---------------------------------------------------------------------
+
+
+def _kernel_manager(kernel_name):
+    """A kernel manager; ``None`` as the name means this very Python, as nbval's current-env."""
+    # The async manager: nbclient drives it from its own event loop (the sync one cannot
+    # interrupt a cell from there, so a timeout would never stop it).
+    from jupyter_client import AsyncKernelManager
+    from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
+
+    if kernel_name is not None:
+        return AsyncKernelManager(kernel_name=kernel_name)
+
+    class ThisPython(KernelSpecManager):
+        def get_kernel_spec(self, kernel_name):
+            return KernelSpec(argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+                              display_name="Python (the grader's)", language="python")
+
+    return AsyncKernelManager(kernel_name="python3", kernel_spec_manager=ThisPython())
+
+
+def execute(nb, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None):
+    """Runs every code cell of ``nb`` in place, in a fresh kernel, going on after errors.
+
+    Args:
+        nb: the notebook; outputs are replaced by the new ones.
+        timeout: seconds one cell may run; then it is interrupted and the next cell runs.
+        cwd: the kernel's working folder (the submission's, so relative paths work).
+        kernel_name: a Jupyter kernel's name, or None for the Python running the grader.
+
+    Returns:
+        ``(timed_out, died)``: the indices of the cells stopped by the timeout, and a message if
+        the kernel died (the cells after that did not run), else None.
+    """
+    from nbclient import NotebookClient
+    from nbclient.exceptions import DeadKernelError
+
+    timed_out = set()
+
+    def after_cell(cell, cell_index, execute_reply):
+        if execute_reply.get("content", {}).get("ename") == TIMEOUT_ENAME:
+            timed_out.add(cell_index)
+
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    km = _kernel_manager(kernel_name)
+    client = NotebookClient(
+        nb, km=km, timeout=timeout, allow_errors=True,
+        interrupt_on_timeout=True, startup_timeout=120,
+        error_on_timeout={"ename": TIMEOUT_ENAME, "evalue": f"ran longer than {timeout} s", "traceback": []},
+        on_cell_executed=after_cell, resources={"metadata": {"path": str(cwd or Path.cwd())}},
+    )
+    with tempfile.TemporaryFile("w+") as log:
+        try:
+            # The kernel's own log (ipykernel's startup warnings) goes to a file, not the report;
+            # cleanup_kc: shut the kernel down afterwards although the client did not create it.
+            client.execute(cleanup_kc=True, stderr=log, stdout=log)
+        except DeadKernelError:
+            log.seek(0)
+            tail = " ".join(log.read().strip().splitlines()[-3:])
+            return timed_out, ("the kernel died while running the notebook (too much memory, or the code "
+                               "exited Python?); the cells after that did not run" + (f": {tail}" if tail else ""))
+    return timed_out, None
+
+
+# --- 3. scoring --------------------------------------------------------------------------
+
+PLAIN = {
+    "NotImplementedError": "not done yet: an answer cell still says `raise NotImplementedError()`",
+    "NameError": "a name the test needs is not defined: did the cell that defines it run without errors?",
+    "SyntaxError": "Python cannot read this code (a typo, a missing bracket or colon?)",
+    "IndentationError": "the indentation is off",
+    "KeyboardInterrupt": "the cell was interrupted",
+}
+
+
+FRAME = re.compile(r"^(?:Cell In\[\d+\], line \d+|File .*:\d+), in (\S+?)(?:\(|$)", re.M)
+
+
+def _plain_text(output):
+    """The text of an output as a person reads it (no terminal colours)."""
+    if output.output_type == "stream":
+        return output.text
+    if output.output_type == "error":
+        return "\n".join(ANSI.sub("", line) for line in output.traceback)
+    return output.get("data", {}).get("text/plain", "")
+
+
+def _timeout_message(timeout):
+    return f"stopped after {timeout} s: the cell ran too long (an endless loop, or far too much work?)"
+
+
+def explain_error(output, timeout=None):
+    """The last line of an error, then a plain-words reading of it and the line that raised it.
+
+    Args:
+        output: an ``error`` output of a cell.
+        timeout: the timeout in seconds, for the message of a cell that was stopped.
+
+    Returns:
+        Text of one to three lines.
+    """
+    if output.ename == TIMEOUT_ENAME or (timeout and output.ename == "KeyboardInterrupt"):
+        return _timeout_message(timeout)
+    last = f"{output.ename}: {output.evalue}" if output.evalue else output.ename
+    text = _plain_text(output)
+    # The innermost frame: IPython heads it "Cell In[3], line 2, in f(x)" or "File ...:12, in f(x)"
+    # and marks the line that raised with an arrow.
+    functions = FRAME.findall(text)
+    arrows = [ln for ln in text.splitlines() if ln.lstrip().startswith("---->")]
+    code = re.sub(r"^\s*---->\s*\d*\s?", "", arrows[-1]).strip() if arrows else ""
+    where = f" (in {functions[-1]})" if functions and functions[-1] != "<module>" else ""
+    lines = [last]
+    if output.ename == "NotImplementedError" and where:
+        lines.append(f"not done yet: `{functions[-1]}()` still says `raise NotImplementedError()`")
+    elif output.ename in PLAIN:
+        lines.append(PLAIN[output.ename])
+    elif code and (not output.evalue or where):
+        lines.append(f"at: {code}{where}")
+    return "\n".join(lines)
+
+
+def score_cell(cell, max_points, *, timed_out=False, timeout=None):
+    """Scores one executed test cell by nbgrader's rule (``nbgrader.utils.determine_grade``).
+
+    An error output, or any text on stderr, scores 0; otherwise the first result that reads as
+    a number in [0, max_points] is partial credit; otherwise the cell scores ``max_points``.
+
+    Args:
+        cell: the executed code cell.
+        max_points: what the cell is worth.
+        timed_out: whether the cell was stopped by the timeout.
+        timeout: the timeout in seconds (for the message).
+
+    Returns:
+        ``(points, status, message)``.
+    """
+    if timed_out:
+        return 0.0, "timeout", _timeout_message(timeout)
+    for output in cell.outputs:
+        if output.output_type == "error":
+            return 0.0, "failed", explain_error(output)
+        if output.output_type == "stream" and output.name == "stderr":
+            text = output.text.strip().splitlines()
+            return 0.0, "failed", ("wrote to stderr (nbgrader counts that as a failure): "
+                                   + (text[-1] if text else ""))
+        if output.output_type == "execute_result":
+            value = output.get("data", {}).get("text/plain", "")
+            try:
+                partial = float(value)
+            except ValueError:
+                return max_points, "passed", ""
+            if 0 <= partial <= max_points:
+                status = "passed" if partial == max_points else "partial"
+                return partial, status, "" if status == "passed" else f"partial credit: the test gave {value}"
+            return max_points, "passed", ""
+    return max_points, "passed", ""
+
+
+def _feedback(cell):
+    """What a test cell printed to stdout (trimmed), and how many pictures it showed."""
+    text = "".join(o.text for o in cell.outputs if o.output_type == "stream" and o.name == "stdout")
+    for o in cell.outputs:
+        if o.output_type == "display_data" and "text/plain" in o.get("data", {}) and len(o.data) == 1:
+            text += o.data["text/plain"] + "\n"
+    lines = text.rstrip().splitlines()
+    if len(lines) > FEEDBACK_LINES:
+        lines = lines[:FEEDBACK_LINES] + [f"... ({len(lines) - FEEDBACK_LINES} more lines in the graded notebook)"]
+    pictures = sum(1 for o in cell.outputs if o.output_type in ("display_data", "execute_result")
+                   and any(k.startswith("image/") for k in o.get("data", {})))
+    return "\n".join(lines), pictures
+
+
+def read(path):
+    """Reads a notebook as nbformat version 4."""
+    return nbformat.read(str(path), as_version=4)
+
+
+def grade(source, submission, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None,
+          source_name=None, submission_name=None):
+    """Grades a submission against its source.
+
+    Args:
+        source: the source notebook, or its path.
+        submission: the student's notebook, or its path.
+        timeout: seconds one cell may run.
+        cwd: the kernel's working folder (default: the submission's folder, or the current one).
+        kernel_name: a Jupyter kernel's name, or None for the Python running the grader.
+        source_name: how the report names the source (default: its path).
+        submission_name: how the report names the submission (default: its path).
+
+    Returns:
+        ``(report, graded)``: the :class:`Report` and the executed notebook (what the tests
+        printed and drew is in its outputs).
+
+    Raises:
+        FormatError: the source is not a well-formed nbgrader notebook.
+    """
+    if isinstance(source, (str, Path)):
+        source_name = source_name or str(source)
+        source = read(source)
+    if isinstance(submission, (str, Path)):
+        submission_name = submission_name or str(submission)
+        cwd = cwd or Path(submission).resolve().parent
+        submission = read(submission)
+    nbf.check(source, f"the source {source_name or ''}".strip())
+    report = Report(source=source_name or "source", submission=submission_name or "submission")
+    nb, report.notes = assemble(source, submission)
+    timed_out, died = execute(nb, timeout=timeout, cwd=cwd, kernel_name=kernel_name)
+    for index, cell in enumerate(nb.cells):
+        number, gid = index + 1, nbf.grade_id(cell)
+        if nbf.is_test(cell):
+            max_points = nbf.points(cell)
+            if died and cell.execution_count is None and not cell.outputs:
+                report.tests.append(TestResult(gid, number, 0.0, max_points, "not run", "the kernel died before this cell"))
+                continue
+            got, status, message = score_cell(cell, max_points, timed_out=index in timed_out, timeout=timeout)
+            feedback, pictures = _feedback(cell)
+            report.tests.append(TestResult(gid, number, got, max_points, status, message, feedback, pictures))
+        elif nbf.is_manual(cell):
+            report.manual.append((gid, nbf.points(cell)))
+        elif cell.cell_type == "code":
+            errors = [o for o in cell.outputs if o.output_type == "error"]
+            if errors:
+                what = f"your answer {gid!r}" if nbf.is_solution(cell) else "a cell"
+                first = explain_error(errors[0], timeout if index in timed_out else None).splitlines()
+                report.notes.append(f"cell {number} ({what}) raised " + " / ".join(first))
+    if died:
+        report.notes.append(died)
+    return report, nb

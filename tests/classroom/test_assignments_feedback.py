@@ -1,0 +1,220 @@
+"""The five assignments grade what they should, and their feedback names the right node.
+
+Each source notebook in ``assignments/`` is graded the way a teacher grades a submission
+(``classroom.grading.grade``, what ``python -m classroom grade`` runs): released with
+``student_version``, filled in, then run in a fresh kernel with the source's locked cells and
+hidden tests put back.
+
+* filled in with the source's own solutions, it scores full marks;
+* handed in as released (every answer still ``raise NotImplementedError()``), it scores nothing,
+  so no test passes without the student's code;
+* filled in with one deliberately wrong answer from ``wrong_solutions/`` (a wrong sign, a missing
+  broadcast reduction, gradients overwritten instead of added, ...), exactly the tests of that
+  answer fail, and their messages name the node (``SquareBackward``, ``ExpBackward0``, ...) and
+  say what was expected and what was got; where a test draws the graph, the drawn node marked
+  as failed is that node.
+"""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from classroom import grading
+from classroom import nbgrader_format as nbf
+
+ROOT = Path(__file__).resolve().parents[2]
+ASSIGNMENTS = ROOT / "assignments"
+WRONG = Path(__file__).resolve().parent / "wrong_solutions"
+NAMES = [
+    "01_first_backward_rule",
+    "02_broadcasting_adjoint",
+    "03_topological_order",
+    "04_graph_freeing",
+    "05_training_loop",
+]
+IMPORTS = "import numpy as np, minigrad, viz, classroom"
+FAILED_FILL = "#ffd4d4"  # viz.dot's fill for a node marked "failed"
+
+
+def source(name):
+    return nbformat.read(str(ASSIGNMENTS / f"{name}.ipynb"), as_version=4)
+
+
+def wrong_answers(path):
+    """``{grade_id: code}`` from a file of ``# %% <grade_id>`` sections."""
+    answers, current = {}, None
+    for line in path.read_text().splitlines():
+        marker = re.match(r"^# %% (\S+)\s*$", line)
+        if marker:
+            current = marker.group(1)
+            answers[current] = []
+        elif current is not None:
+            answers[current].append(line)
+    return {gid: "\n".join(lines).strip("\n") for gid, lines in answers.items()}
+
+
+def submission(src, answers=None):
+    """The released notebook, filled in with the source's solutions except ``answers``.
+
+    With ``answers=None`` it is handed in as released: every answer cell is still the stub.
+    """
+    student = nbf.student_version(src)
+    if answers is None:
+        return student
+    solutions = {nbf.grade_id(c): c.source for c in src.cells if nbf.is_solution(c)}
+    unknown = set(answers) - set(solutions)
+    assert not unknown, f"no answer cells {sorted(unknown)} in this assignment"
+    for cell in student.cells:
+        gid = nbf.grade_id(cell)
+        if gid in solutions:
+            cell.source = answers.get(gid, solutions[gid])
+    return student
+
+
+def grade(src, sub, tmp_path):
+    report, graded = grading.grade(src, sub, cwd=tmp_path, timeout=120)
+    return report, {t.grade_id: t for t in report.tests}, graded
+
+
+@pytest.fixture(autouse=True)
+def _offline_data(tmp_path, monkeypatch):
+    # load_digits() reads the copy inside the scikit-learn wheel; its data home must not be ~.
+    monkeypatch.setenv("SCIKIT_LEARN_DATA", str(tmp_path / "scikit_learn_data"))
+    monkeypatch.setenv("MPLBACKEND", "Agg")
+
+
+# --- the sources -----------------------------------------------------------------------------
+
+
+def test_there_are_five_assignments_in_order():
+    assert sorted(p.stem for p in ASSIGNMENTS.glob("[0-9][0-9]_*.ipynb")) == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_source_is_a_well_formed_nbgrader_notebook(name):
+    nb = source(name)
+    assert [str(p) for p in nbf.validate(nb)] == []
+    first = nb.cells[0]
+    assert first.cell_type == "markdown" and first.source.startswith("# ")
+    total = sum(nbf.points(c) for c in nb.cells if nbf.is_test(c))
+    assert f"**Total: {total:g} points**" in first.source
+    assert nbf.is_locked(first) and not nbf.is_grade(first)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert code[0].source == IMPORTS and nbf.is_locked(code[0]) and not nbf.is_grade(code[0])
+    # A template, not a record of a run: no outputs are stored.
+    assert all(not c.outputs and c.execution_count is None for c in code)
+    answers = [c for c in nb.cells if nbf.is_solution(c)]
+    tests = [c for c in nb.cells if nbf.is_test(c)]
+    assert answers and tests
+    assert all("### BEGIN SOLUTION" in c.source for c in answers)
+    assert all(c.metadata["nbgrader"]["schema_version"] == 3 for c in nb.cells if nbf.meta(c))
+    assert any("### BEGIN HIDDEN TESTS" in c.source for c in tests)
+    # Tests must assert something the student can read: every test cell has an assertion or
+    # calls a helper or checker that asserts.
+    assert all("assert" in c.source or "check_" in c.source or "compare_" in c.source for c in tests)
+
+
+# --- grading the sources ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_solutions_score_full_marks(name, tmp_path):
+    src = source(name)
+    report, tests, _ = grade(src, submission(src, {}), tmp_path)
+    assert report.max_score == 10
+    failed = {gid: t.message for gid, t in tests.items() if t.status != "passed"}
+    assert failed == {}, str(report)
+    assert report.score == report.max_score
+    assert report.notes == [], str(report)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_released_notebook_scores_nothing(name, tmp_path):
+    src = source(name)
+    report, tests, _ = grade(src, submission(src), tmp_path)
+    passed = [gid for gid, t in tests.items() if t.points > 0]
+    assert passed == [], f"these tests pass with no answer written: {passed}"
+
+
+# --- grading deliberately wrong answers ------------------------------------------------------------
+
+# (wrong answer file, assignment, {failing test: words its message must contain},
+#  the node the test's picture must mark as failed (or None), tests that must still pass)
+CASES = [
+    ("01_square_wrong_sign", "01_first_backward_rule",
+     {"test_square_backward": ["SquareBackward", "input 0", "expected [-3.0, 1.0, 4.0]", "got [3.0, -1.0, -4.0]"],
+      "test_together": ["SquareBackward", "expected", "got"]},
+     "SquareBackward",
+     ["test_square_forward", "test_sigmoid_forward", "test_sigmoid_backward"]),
+    ("02_missing_broadcast_reduction", "02_broadcasting_adjoint",
+     {"test_broadcast_mul_shapes": ["BroadcastMulBackward", "input 1 (b)", "shape (3, 4)", "shape (4,)",
+                                    "sum_to_shape"],
+      "test_broadcast_mul_gradients": ["BroadcastMulBackward", "input 1", "shape (3, 4)", "shape (4,)"]},
+     "BroadcastMulBackward",
+     ["test_sum_to_shape"]),
+    ("03_overwrite_instead_of_accumulate", "03_topological_order",
+     {"test_run_backward": ["`x.grad` should be", "ExpBackward0", "(the node that makes `h`)", "2 places",
+                            "SinBackward0", "CosBackward0", "add them up"],
+      "test_run_backward_more": ["[3.0, 5.0]"]},
+     "ExpBackward0",
+     ["test_topological_order", "test_topological_order_hard"]),
+    ("03_breadth_first_order", "03_topological_order",
+     {"test_topological_order_hard": ["ExpBackward0 is at position", "SinBackward0", "sends it a gradient"]},
+     None,
+     ["test_topological_order"]),
+    ("03_recursive_order", "03_topological_order",
+     {"test_topological_order_hard": ["recursion limit", "10,000"]},
+     None,
+     ["test_topological_order", "test_run_backward"]),
+    ("04_declared_not_held", "04_graph_freeing",
+     {"test_held_tensors": ["MulBackward0", "c = x * 2.0", "_saved_other", "('self', 'other')"]},
+     None,
+     []),
+    ("04_ignores_inputs", "04_graph_freeing",
+     {"test_predict_freed_inputs": ["MulBackward0 (the node that makes `h`)", "TanhBackward0 (the node that makes `t`)",
+                                    "the engine freed nothing there"]},
+     None,
+     ["test_held_tensors", "test_predict_freed", "test_explain_second_backward"]),
+    ("05_no_zero_grad", "05_training_loop",
+     {"test_train_clears_gradients": ["At step 2", "2.0 times", "zero_grad"]},
+     None,
+     ["test_sgd_step", "test_zero_grad", "test_accuracy"]),
+]
+
+
+def _marked_nodes(svg):
+    """The text of every drawn graph node in the 'failed' state (viz gives it that class and fill)."""
+    marked = []
+    for classes, group in re.findall(r'<g id="[^"]*" class="(node[^"]*)">(.*?)</g>', svg, flags=re.S):
+        if "failed" in classes.split() and f'fill="{FAILED_FILL}"' in group:
+            marked.append(" ".join(re.findall(r"<text[^>]*>([^<]*)</text>", group)))
+    return marked
+
+
+@pytest.mark.parametrize("wrong, name, failing, marked, passing", CASES, ids=[c[0] for c in CASES])
+def test_a_wrong_answer_is_caught_with_the_right_node_named(wrong, name, failing, marked, passing, tmp_path):
+    src = source(name)
+    report, tests, graded = grade(src, submission(src, wrong_answers(WRONG / f"{wrong}.py")), tmp_path)
+    for gid, words in failing.items():
+        result = tests[gid]
+        assert result.status == "failed" and result.points == 0, str(report)
+        assert result.message.startswith("AssertionError: "), result.message
+        for word in words:
+            assert word in result.message, f"{gid}: {word!r} not in {result.message!r}"
+    for gid in passing:
+        assert tests[gid].status == "passed", str(report)
+    assert report.score < report.max_score
+    if marked is None:
+        return
+    # The test drew the graph with the wrong node marked (a node built by the student's code).
+    pictures = []
+    for cell in graded.cells:
+        if nbf.grade_id(cell) in failing:
+            pictures += [o.data["image/svg+xml"] for o in cell.outputs
+                         if o.output_type == "display_data" and "image/svg+xml" in o.get("data", {})]
+    assert pictures, "the failing test drew no picture"
+    for svg in pictures:
+        nodes = _marked_nodes(svg)
+        assert len(nodes) == 1 and marked in nodes[0], nodes
