@@ -101,7 +101,7 @@ def _grade_one(source, submission, args, name=None):
 def cmd_grade(args):
     report, graded = _grade_one(args.source, args.submission, args)
     if args.output:
-        nbformat.write(graded, args.output)
+        nbformat.write(grading.feedback_notebook(report, graded), args.output)
     print(json.dumps(report.to_dict(), indent=2) if args.json else report)
     return 0
 
@@ -141,7 +141,9 @@ def cmd_grade_all(args):
                 folder = Path(args.feedback) / student.name
                 folder.mkdir(parents=True, exist_ok=True)
                 (folder / f"{source.stem}.txt").write_text(f"{report}\n")
-                nbformat.write(graded, str(folder / source.name))
+                back = grading.feedback_notebook(report, graded)
+                nbformat.write(back, str(folder / source.name))
+                grading.write_html(back, folder / f"{source.stem}.html")
         row["total"] = f"{grading._num(total)}/{grading._num(maximum)}"
         rows.append(row)
     columns = ["student"] + [s.stem for s in sources] + ["total"]
@@ -157,8 +159,8 @@ def cmd_grade_all(args):
             writer.writeheader()
             writer.writerows(rows)
     if args.feedback:
-        print(f"feedback: {args.feedback}/<student>/<notebook>.txt, and the graded notebooks beside it",
-              file=sys.stderr)
+        print(f"feedback: {args.feedback}/<student>/<notebook>.txt (the report), .ipynb and .html (the "
+              "graded notebook with the report on top)", file=sys.stderr)
     return 0
 
 
@@ -189,7 +191,8 @@ def parser():
             p.add_argument("source", metavar="SOURCE.ipynb", help="the teacher's notebook, with solutions")
             p.add_argument("submission", metavar="SUBMISSION.ipynb", help="the student's notebook")
             p.add_argument("-o", "--output", metavar="GRADED.ipynb",
-                           help="also save the graded notebook (with what the tests printed and drew)")
+                           help="also save the graded notebook, with the report on top and what the tests "
+                                "printed and drew")
             p.set_defaults(run=cmd_grade)
         else:
             p.add_argument("sources", metavar="SOURCES", help="a folder of source notebooks (or one notebook)")
@@ -197,7 +200,7 @@ def parser():
                            help="a folder with one folder per student, holding their notebooks")
             p.add_argument("--csv", metavar="FILE", help="also write the table of scores as CSV")
             p.add_argument("--feedback", metavar="DIR",
-                           help="write each report and graded notebook to DIR/<student>/")
+                           help="write each report (.txt) and graded notebook (.ipynb, .html) to DIR/<student>/")
             p.set_defaults(run=cmd_grade_all)
         p.add_argument("--timeout", type=int, default=grading.DEFAULT_TIMEOUT, metavar="S",
                        help=f"seconds one cell may run (default {grading.DEFAULT_TIMEOUT})")

@@ -19,6 +19,7 @@ import copy
 import re
 import sys
 import tempfile
+import textwrap
 import uuid
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -107,22 +108,35 @@ class Report:
             label = {"passed": "passed", "partial": "partial"}.get(t.status, t.status.upper())
             lines.append(f"  {label:<8} {_num(t.points) + '/' + _num(t.max_points):>7}  {t.grade_id}")
             if t.message:
-                lines.extend("           " + line for line in t.message.splitlines())
+                lines.extend(_wrapped(t.message, "           "))
             if t.feedback:
                 lines.append("           the test printed:")
                 lines.extend("           | " + line for line in t.feedback.splitlines())
             if t.pictures:
-                lines.append(f"           ({t.pictures} picture(s): open the graded notebook to see them)")
+                lines.append(f"           (the test drew {t.pictures} picture{'s' if t.pictures > 1 else ''}: "
+                             "see the graded notebook, under the test)")
         if self.manual:
             lines.append("")
             lines.append("  to grade by hand: " + ", ".join(f"{g} ({_points(p)})" for g, p in self.manual))
         if self.notes:
             lines.append("")
             lines.append("  notes:")
-            lines.extend(f"  - {note}" for note in self.notes)
+            for note in self.notes:
+                lines.extend(_wrapped(note, "    ", first="  - "))
         lines.append("")
         lines.append(f"  score: {_num(self.score)}/{_num(self.max_score)}")
         return "\n".join(lines)
+
+
+def _wrapped(text, indent, first=None, width=100):
+    """Lines of ``text`` wrapped to ``width``, each indented (the first by ``first`` if given)."""
+    out = []
+    for line in text.splitlines() or [""]:
+        out.extend(textwrap.wrap(line, width, initial_indent=indent, subsequent_indent=indent,
+                                 break_on_hyphens=False, break_long_words=False) or [indent])
+    if first is not None:
+        out[0] = first + out[0][len(indent):]
+    return out
 
 
 def _num(x):
@@ -402,6 +416,29 @@ def _feedback(cell):
     return "\n".join(lines), pictures
 
 
+def feedback_notebook(report, graded):
+    """The graded notebook with the report in a first markdown cell: what a student gets back.
+
+    Note that it shows the test cells in full, hidden tests included (so does nbgrader's
+    feedback); hand back only the text report when the hidden tests must stay hidden.
+    """
+    nb = copy.deepcopy(graded)
+    fence = "````"  # four: a report quoting ``` cannot close it
+    cell = nbformat.v4.new_markdown_cell(
+        f"# Grade: {_num(report.score)}/{_num(report.max_score)}\n\n{fence}text\n{report}\n{fence}")
+    cell["id"] = _new_id({c.get("id") for c in nb.cells})
+    nb.cells.insert(0, cell)
+    return nb
+
+
+def write_html(nb, path):
+    """Writes a notebook as one HTML page (nbconvert's default template)."""
+    from nbconvert import HTMLExporter
+
+    body, _ = HTMLExporter().from_notebook_node(nb)
+    Path(path).write_text(body, encoding="utf-8")
+
+
 def read(path):
     """Reads a notebook as nbformat version 4."""
     return nbformat.read(str(path), as_version=4)
@@ -424,18 +461,29 @@ def grade(source, submission, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=
         ``(report, graded)``: the :class:`Report` and the executed notebook (what the tests
         printed and drew is in its outputs).
 
+    A submission that cannot be read as a notebook scores 0, with a note saying why.
+
     Raises:
         FormatError: the source is not a well-formed nbgrader notebook.
     """
     if isinstance(source, (str, Path)):
         source_name = source_name or str(source)
         source = read(source)
+    nbf.check(source, f"the source {source_name or ''}".strip())
+    unreadable = None
     if isinstance(submission, (str, Path)):
         submission_name = submission_name or str(submission)
         cwd = cwd or Path(submission).resolve().parent
-        submission = read(submission)
-    nbf.check(source, f"the source {source_name or ''}".strip())
+        try:
+            submission = read(submission)
+        except Exception as exc:  # not JSON, not a notebook: the student still gets a report
+            unreadable = f"the submission could not be read as a notebook ({type(exc).__name__}: {exc})"
     report = Report(source=source_name or "source", submission=submission_name or "submission")
+    if unreadable:
+        report.notes.append(unreadable)
+        report.tests = [TestResult(nbf.grade_id(c), i + 1, 0.0, nbf.points(c), "not run", "the notebook could not be read")
+                        for i, c in enumerate(source.cells) if nbf.is_test(c)]
+        return report, nbf.student_version(source)
     nb, report.notes = assemble(source, submission)
     timed_out, died = execute(nb, timeout=timeout, cwd=cwd, kernel_name=kernel_name)
     for index, cell in enumerate(nb.cells):

@@ -205,6 +205,14 @@ def test_a_kernel_that_dies_is_reported_and_later_tests_score_nothing():
     assert any("the kernel died" in n for n in report.notes)
 
 
+def test_a_file_that_is_not_a_notebook_scores_zero_with_a_note(tmp_path):
+    path = tmp_path / "broken.ipynb"
+    path.write_text("{ this is not json")
+    report, _ = grading.grade(make_source(), path)
+    assert results(report) == {"double_tests": (0, "not run"), "square_tests": (0, "not run")}
+    assert report.notes[0].startswith("the submission could not be read as a notebook")
+
+
 def test_nbgraders_rules_stderr_fails_and_a_number_is_partial_credit():
     source = make_source()
     tests = by_id(source)
@@ -222,7 +230,7 @@ def test_a_test_that_draws_is_counted_as_a_picture():
         "display(SVG('<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"4\" height=\"4\"></svg>'))")
     report, graded = grading.grade(source, source)
     assert report.tests[0].pictures == 1
-    assert "1 picture(s): open the graded notebook" in str(report)
+    assert "(the test drew 1 picture: see the graded notebook, under the test)" in str(report)
 
 
 # --- validation ------------------------------------------------------------------------------
@@ -307,7 +315,10 @@ def test_the_command_line_releases_and_grades_a_class(tmp_path, capsys, monkeypa
                      "cid      missing/5  0/5"]
     assert (tmp_path / "grades.csv").read_text().splitlines()[1] == "ana,5/5,5/5"
     assert "score: 0/5" in (tmp_path / "feedback" / "bob" / "a0.txt").read_text()
-    assert nbformat.read("feedback/bob/a0.ipynb", as_version=4).cells[3].outputs  # the graded notebook
+    back = nbformat.read("feedback/bob/a0.ipynb", as_version=4)  # the graded notebook, report on top
+    assert back.cells[0].source.startswith("# Grade: 0/5\n")
+    assert back.cells[4].outputs[0].ename == "NotImplementedError"
+    assert "Grade: 0/5" in (tmp_path / "feedback" / "bob" / "a0.html").read_text()
     assert main(["grade", "source/a0.ipynb", "submitted/ana/a0.ipynb", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["score"], data["max_score"]) == (5, 5)
