@@ -19,10 +19,14 @@ import json
 import sys
 from pathlib import Path
 
-import nbformat
+try:
+    import nbformat
 
-from . import grading
-from . import nbgrader_format as nbf
+    from . import grading
+    from . import nbgrader_format as nbf
+except ImportError as exc:  # the core install has NumPy only
+    raise SystemExit(f"python -m classroom needs Jupyter's notebook tools ({exc.name} is missing): "
+                     "pip install 'minigrad[notebooks]', or run ./run setup") from None
 
 
 def _sources(path):
@@ -43,7 +47,7 @@ def _summary(nb):
     total = sum(nbf.points(c) for c in tests)
     manual = sum(nbf.points(c) for c in nb.cells if nbf.is_manual(c))
     extra = f", {grading._num(manual)} more to grade by hand" if manual else ""
-    return f"{len(tests)} test cells, {grading._num(total)} points{extra}"
+    return f"{len(tests)} test cell{'' if len(tests) == 1 else 's'}, {grading._points(total)}{extra}"
 
 
 def cmd_validate(args):
@@ -166,7 +170,8 @@ def cmd_grade_all(args):
 
 def parser():
     """The command line (``python -m classroom --help``)."""
-    top = argparse.ArgumentParser(prog="python -m classroom", description=__doc__.split("\n\n")[0],
+    top = argparse.ArgumentParser(prog="python -m classroom",
+                                  description="Hand out and grade nbgrader assignments, with no nbgrader install.",
                                   epilog="Each command has its own --help.")
     sub = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
 

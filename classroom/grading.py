@@ -370,6 +370,8 @@ def score_cell(cell, max_points, *, timed_out=False, timeout=None):
 
     An error output, or any text on stderr, scores 0; otherwise the first result that reads as
     a number in [0, max_points] is partial credit; otherwise the cell scores ``max_points``.
+    NB: a number above ``max_points`` also scores ``max_points`` here; nbgrader stops with an
+    error instead.
 
     Args:
         cell: the executed code cell.
