@@ -3,7 +3,6 @@
 import numpy as np
 
 from ..creation import tensor, zeros_like
-from ..grad_mode import enable_grad, no_grad
 from .optimizer import Optimizer, _bump_version, _not_implemented
 
 
@@ -63,21 +62,6 @@ class Adam(Optimizer):
                         amsgrad=amsgrad, maximize=maximize, foreach=foreach, capturable=capturable,
                         differentiable=differentiable, fused=fused, decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
-
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; return ``closure()`` if given.
-
-        Args:
-            closure: optional function that recomputes the loss (run with grad enabled).
-        """
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                self._update_group(group)
-        return loss
 
     def _update_group(self, group):
         lr, (beta1, beta2), eps = float(group["lr"]), group["betas"], group["eps"]

@@ -15,6 +15,7 @@ autograd still notices that a saved parameter changed.
 import warnings
 from collections import defaultdict
 
+from ..grad_mode import enable_grad, no_grad
 from ..nn.module import _typename
 from ..tensor import Tensor
 
@@ -109,8 +110,25 @@ class Optimizer:
                     p.grad.zero_()
 
     def step(self, closure=None):
-        """Update the parameters once from their ``.grad``; subclasses define it."""
-        raise NotImplementedError
+        """Update every parameter that has a gradient; return ``closure()`` if given.
+
+        Each optimizer's own rule is its ``_update_group(group)``, run with
+        recording off so the in-place updates are not part of any graph.
+
+        Args:
+            closure: optional function that recomputes the loss (run with grad enabled).
+        """
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        with no_grad():
+            for group in self.param_groups:
+                self._update_group(group)
+        return loss
+
+    def _update_group(self, group):
+        raise NotImplementedError(f"{type(self).__name__} must define _update_group")
 
     def __repr__(self):
         text = type(self).__name__ + " ("

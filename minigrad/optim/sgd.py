@@ -1,6 +1,5 @@
 """Stochastic gradient descent, with PyTorch's momentum, dampening, Nesterov and weight decay."""
 
-from ..grad_mode import enable_grad, no_grad
 from ..tensor import Tensor
 from .optimizer import Optimizer, _bump_version, _not_implemented
 
@@ -56,21 +55,6 @@ class SGD(Optimizer):
         if nesterov and (momentum <= 0 or dampening != 0):
             raise ValueError("Nesterov momentum requires a momentum and zero dampening")
         super().__init__(params, defaults)
-
-    def step(self, closure=None):
-        """Update every parameter that has a gradient; return ``closure()`` if given.
-
-        Args:
-            closure: optional function that recomputes the loss (run with grad enabled).
-        """
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
-        with no_grad():
-            for group in self.param_groups:
-                self._update_group(group)
-        return loss
 
     def _update_group(self, group):
         lr, momentum, dampening = float(group["lr"]), group["momentum"], group["dampening"]
