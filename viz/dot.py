@@ -102,7 +102,8 @@ def to_dot(data: GraphData, legend=True):
 
     Args:
         data: what ``viz.graph.trace`` returned.
-        legend: add a box explaining every style the picture uses.
+        legend: add a box explaining every style the picture uses (True), none
+            (False), or the styles another ``GraphData`` uses (several pictures, one legend).
 
     Returns:
         str
@@ -129,8 +130,10 @@ def to_dot(data: GraphData, legend=True):
             uses[target] = uses.get(target, -1) + 1
             target = copies[target][uses[target]]
         out.append(f"  {edge.source} -> {target} [{_attrs(attributes)}];")
-    if legend:
+    if legend is True:
         out.extend(_legend(data))
+    elif legend:  # a GraphData: the legend of its styles (a stepper's frames share one)
+        out.extend(_legend(legend))
     out.append("}")
     return "\n".join(out) + "\n"
 

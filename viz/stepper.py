@@ -316,11 +316,10 @@ class Stepper:
     # --- pictures ----------------------------------------------------------------
     def dot(self, k):
         """DOT source of frame ``k``, with one legend for all frames (so it never jumps)."""
-        from .dot import _legend, to_dot
+        from .dot import to_dot
 
-        source = to_dot(self.frames[k], legend=False).rstrip()
-        legend = _legend(GraphData([n for f in self.frames for n in f.nodes], self._base.edges))
-        return source[:-1] + "".join(line + "\n" for line in legend) + "}\n"
+        every_frame = GraphData([n for f in self.frames for n in f.nodes], self._base.edges)
+        return to_dot(self.frames[k], legend=every_frame)
 
     def picture(self, k):
         """Frame ``k`` as a ``viz.render.Picture`` (shows in a notebook, saves to .png/.svg)."""
