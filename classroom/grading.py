@@ -15,9 +15,9 @@ The steps, the way nbgrader's ``autograde`` does them, with no nbgrader install:
 student reads; ``report.to_dict()`` is the same as data).
 """
 
+import atexit
 import copy
 import re
-import sys
 import tempfile
 import textwrap
 import uuid
@@ -26,11 +26,13 @@ from pathlib import Path
 
 import nbformat
 
+from . import kernels
 from . import nbgrader_format as nbf
 
 DEFAULT_TIMEOUT = 60  # seconds per cell; nbgrader's default is 30
 FEEDBACK_LINES = 40  # how much of a test's printed output goes into the report
 TIMEOUT_ENAME = "CellTimeoutError"
+STARTUP_ATTEMPTS = 3  # a kernel that dies before running anything is started again
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
@@ -245,24 +247,6 @@ def _fit_type(cell):
 # --- 2. running it ---------------------------------------------------------------------
 
 
-def _kernel_manager(kernel_name):
-    """A kernel manager; ``None`` as the name means this very Python, as nbval's current-env."""
-    # The async manager: nbclient drives it from its own event loop (the sync one cannot
-    # interrupt a cell from there, so a timeout would never stop it).
-    from jupyter_client import AsyncKernelManager
-    from jupyter_client.kernelspec import KernelSpec, KernelSpecManager
-
-    if kernel_name is not None:
-        return AsyncKernelManager(kernel_name=kernel_name)
-
-    class ThisPython(KernelSpecManager):
-        def get_kernel_spec(self, kernel_name):
-            return KernelSpec(argv=[sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-                              display_name="Python (the grader's)", language="python")
-
-    return AsyncKernelManager(kernel_name="python3", kernel_spec_manager=ThisPython())
-
-
 def execute(nb, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None):
     """Runs every code cell of ``nb`` in place, in a fresh kernel, going on after errors.
 
@@ -285,27 +269,47 @@ def execute(nb, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None):
         if execute_reply.get("content", {}).get("ename") == TIMEOUT_ENAME:
             timed_out.add(cell_index)
 
-    for cell in nb.cells:
-        if cell.cell_type == "code":
-            cell.outputs, cell.execution_count = [], None
-    km = _kernel_manager(kernel_name)
-    client = NotebookClient(
-        nb, km=km, timeout=timeout, allow_errors=True,
-        interrupt_on_timeout=True, startup_timeout=120,
-        error_on_timeout={"ename": TIMEOUT_ENAME, "evalue": f"ran longer than {timeout} s", "traceback": []},
-        on_cell_executed=after_cell, resources={"metadata": {"path": str(cwd or Path.cwd())}},
-    )
-    with tempfile.TemporaryFile("w+") as log:
-        try:
-            # The kernel's own log (ipykernel's startup warnings) goes to a file, not the report;
-            # cleanup_kc: shut the kernel down afterwards although the client did not create it.
-            client.execute(cleanup_kc=True, stderr=log, stdout=log)
-        except DeadKernelError:
-            log.seek(0)
-            tail = " ".join(log.read().strip().splitlines()[-3:])
-            return timed_out, ("the kernel died while running the notebook (too much memory, or the code "
-                               "exited Python?); the cells after that did not run" + (f": {tail}" if tail else ""))
-    return timed_out, None
+    started = []  # the kernel answered and the first cell may run
+
+    def on_start(notebook):
+        started.append(True)
+
+    for attempt in range(1, STARTUP_ATTEMPTS + 1):
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                cell.outputs, cell.execution_count = [], None
+        client = NotebookClient(
+            nb, km=kernels.kernel_manager(kernel_name), timeout=timeout, allow_errors=True,
+            interrupt_on_timeout=True, startup_timeout=120, on_notebook_start=on_start,
+            error_on_timeout={"ename": TIMEOUT_ENAME, "evalue": f"ran longer than {timeout} s", "traceback": []},
+            on_cell_executed=after_cell, resources={"metadata": {"path": str(cwd or Path.cwd())}},
+        )
+        with tempfile.TemporaryFile("w+") as log:
+            try:
+                # The kernel's own log (ipykernel's startup warnings) goes to a file, not the report;
+                # cleanup_kc: shut the kernel down afterwards although the client did not create it.
+                client.execute(cleanup_kc=True, stderr=log, stdout=log)
+            except RuntimeError as exc:  # DeadKernelError, or jupyter_client's "Kernel died before ..."
+                if started and isinstance(exc, DeadKernelError):
+                    return timed_out, ("the kernel died while running the notebook (too much memory, or the "
+                                       "code exited Python?); the cells after that did not run" + _tail(log))
+                if started:
+                    raise
+                # nbclient already shut this kernel down but left its exit-time cleanup registered.
+                atexit.unregister(client._cleanup_kernel)
+                # It died before running anything (nothing of the student's ran): start a new one.
+                if attempt == STARTUP_ATTEMPTS:
+                    raise RuntimeError(f"the kernel did not start in {STARTUP_ATTEMPTS} attempts; "
+                                       f"the last one: {exc}{_tail(log)}") from exc
+                continue
+        return timed_out, None
+
+
+def _tail(log):
+    """The last lines the kernel printed, as ``": ..."``, or ``""``."""
+    log.seek(0)
+    tail = " ".join(log.read().strip().splitlines()[-3:])
+    return f": {tail}" if tail else ""
 
 
 # --- 3. scoring --------------------------------------------------------------------------

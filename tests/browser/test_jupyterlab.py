@@ -26,7 +26,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -35,6 +34,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from classroom.kernels import socket_options
 
 pytestmark = pytest.mark.browser
 
@@ -125,12 +126,6 @@ def _write_notebook(path):
     nbformat.write(notebook, str(path))
 
 
-def _free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _tail(path, lines=40):
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
@@ -161,35 +156,41 @@ def _jupyterlab(tmp_path):
         PATH=os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
     )
     env.pop("JUPYTER_PATH", None)
-    port = _free_port()
     log = tmp_path / "jupyterlab.log"
     command = [
         sys.executable, "-m", "jupyterlab",
         "--no-browser",
         "--allow-root",  # JupyterLab refuses to run as root without it
         "--ip=127.0.0.1",
-        f"--port={port}",
-        "--ServerApp.port_retries=0",  # never a port other than the one checked
+        # Port 0: the server takes a free port itself and writes it to its runtime file; a port
+        # chosen here could be taken by another test worker before the server binds it.
+        "--port=0",
+        "--ServerApp.port_retries=0",
         "--IdentityProvider.token=",
         f"--ServerApp.root_dir={root}",
         "--ServerApp.terminals_enabled=False",
+        # Unix sockets, not TCP ports another test worker's connections could take first
+        # (see classroom/kernels.py).
+        *(f"--KernelManager.{key}={value}" for key, value in socket_options().items()),
     ]
     with open(log, "wb") as log_file:
         server = subprocess.Popen(
             command, cwd=root, env=env, stdout=log_file, stderr=subprocess.STDOUT, start_new_session=True
         )
-    base = f"http://127.0.0.1:{port}"
+    server_info = tmp_path / "runtime" / f"jpserver-{server.pid}.json"
+    base = None
     try:
         deadline = time.monotonic() + WAIT_S
         while True:
             if server.poll() is not None:
                 pytest.fail(f"JupyterLab exited with {server.returncode}:\n{_tail(log)}", pytrace=False)
             try:
+                base = base or f"http://127.0.0.1:{json.loads(server_info.read_text())['port']}"
                 with urllib.request.urlopen(f"{base}/api/status", timeout=5) as response:
                     if response.status == 200:
                         break
-            except (urllib.error.URLError, OSError):
-                pass
+            except (FileNotFoundError, json.JSONDecodeError, urllib.error.URLError, OSError):
+                pass  # not written yet, half written, or not answering yet
             if time.monotonic() > deadline:
                 pytest.fail(f"JupyterLab did not answer /api/status in {WAIT_S} s:\n{_tail(log)}", pytrace=False)
             time.sleep(0.25)

@@ -34,6 +34,7 @@ import pytest
 
 from classroom import grading
 from classroom import nbgrader_format as nbf
+from classroom.kernels import socket_options
 
 pytestmark = pytest.mark.nbgrader
 
@@ -135,6 +136,8 @@ def test_nbgrader_generates_autogrades_and_agrees_with_classroom(tmp_path):
         "c.CourseDirectory.course_id = 'minigrad'\n"
         f"c.CourseDirectory.root = {str(course)!r}\n"
         "c.Execute.timeout = 300\n"
+        # Unix sockets, not TCP ports another test worker could take first (classroom/kernels.py).
+        + "".join(f"c.KernelManager.{key} = {value!r}\n" for key, value in socket_options().items())
     )
     env = {
         **os.environ,
