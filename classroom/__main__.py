@@ -26,7 +26,7 @@ try:
     from . import nbgrader_format as nbf
 except ImportError as exc:  # the core install has NumPy only
     raise SystemExit(f"python -m classroom needs Jupyter's notebook tools ({exc.name} is missing): "
-                     "pip install 'minigrad[notebooks]', or run ./run setup") from None
+                     "in minigrad's folder, pip install '.[classroom]' (or ./run setup)") from None
 
 
 def _sources(path):

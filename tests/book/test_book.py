@@ -45,17 +45,6 @@ BUILD_TIMEOUT_S = 1200  # two shared cores; about 30-60 s when the machine is id
 WAIT_MS = 60_000
 
 # Debian's Chromium, as root, with nothing that reaches the network (as tests/browser).
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
 # The widget manager's scripts, as _config.yml's nb_ipywidgets_js lists them.
 WIDGET_SCRIPTS = ["jupyter-widgets/require.js", "jupyter-widgets/setup.js", "jupyter-widgets/embed-amd.js"]
 SVG_IMG = re.compile(r"""<img\b[^>]*\bsrc="(?P<src>[^"]*\.svg|data:image/svg\+xml[^"]*)\"""")
@@ -315,26 +304,6 @@ def test_nothing_comes_from_the_network(site):
 
 
 # --- a real browser -----------------------------------------------------------------------
-def _chromium_or_skip():
-    reasons = []
-    chromium = next(
-        (c for c in ("/usr/bin/chromium", shutil.which("chromium")) if c and os.access(c, os.X_OK)),
-        None,
-    )
-    if chromium is None:
-        reasons.append("Chromium is not installed (as root: apt-get install -y chromium, or ./run setup)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        reasons.append("Playwright is not installed (pip install playwright; never `playwright install`)")
-    if reasons:
-        why = "; ".join(reasons)
-        if os.environ.get("MINIGRAD_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"MINIGRAD_REQUIRE_BROWSER=1, but {why}", pytrace=False)
-        pytest.skip(f"no real browser: {why}")
-    return chromium
-
-
 def _features(page):
     text = page.read_text(encoding="utf-8")
     return {
@@ -363,8 +332,7 @@ FRAMES_JS = """
 """
 
 
-def test_pages_in_a_real_browser_offline(site):
-    chromium = _chromium_or_skip()
+def test_pages_in_a_real_browser_offline(site, chromium):
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
@@ -382,7 +350,7 @@ def test_pages_in_a_real_browser_offline(site):
     main = max(pages, key=lambda p: (sum(features[p].values()), -pages.index(p)))
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+        browser = playwright.chromium.launch(**chromium)
         context = browser.new_context(viewport={"width": 1280, "height": 1000})
         remote, missing, errors = [], [], []
 

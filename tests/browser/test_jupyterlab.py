@@ -24,7 +24,6 @@ import contextlib
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -48,17 +47,6 @@ WAIT_S = 120
 WAIT_MS = WAIT_S * 1000
 
 # Debian's Chromium, as root, with nothing that reaches the network.
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
-
 CELLS = [
     "import minigrad, viz",
     (
@@ -94,27 +82,6 @@ FRAME_JS = """
   return parts.join("\\n");
 }
 """
-
-
-def _chromium_or_skip():
-    """Returns Chromium's path, or skips (fails under MINIGRAD_REQUIRE_BROWSER=1) with why."""
-    reasons = []
-    chromium = next(
-        (c for c in ("/usr/bin/chromium", shutil.which("chromium")) if c and os.access(c, os.X_OK)),
-        None,
-    )
-    if chromium is None:
-        reasons.append("Chromium is not installed (as root: apt-get install -y chromium, or ./run setup)")
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        reasons.append("Playwright is not installed (pip install playwright; never `playwright install`)")
-    if reasons:
-        why = "; ".join(reasons)
-        if os.environ.get("MINIGRAD_REQUIRE_BROWSER") == "1":
-            pytest.fail(f"MINIGRAD_REQUIRE_BROWSER=1, but {why}", pytrace=False)
-        pytest.skip(f"no real browser: {why}")
-    return chromium
 
 
 def _write_notebook(path):
@@ -213,14 +180,13 @@ def _screenshot(page, name, element=None):
     return ARTIFACTS / name
 
 
-def test_notebook_draws_graph_and_steps_backward(tmp_path):
-    chromium = _chromium_or_skip()
+def test_notebook_draws_graph_and_steps_backward(tmp_path, chromium):
     (ARTIFACTS / "jupyterlab-failure.png").unlink(missing_ok=True)  # from an earlier run
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     with _jupyterlab(tmp_path) as (base, log), sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS, headless=True)
+        browser = playwright.chromium.launch(**chromium)
         console = []
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
