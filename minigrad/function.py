@@ -95,7 +95,7 @@ class SavedTensor:
         t = _tensor.Tensor._wrap(self.data)
         if self.requires_grad:
             t._requires_grad = True
-            t.grad_fn = node
+            t._grad_fn = node
         t._version_counter = self.version_counter
         return t
 
@@ -188,7 +188,8 @@ class Node:
         result = _tensor.Tensor._wrap(out)
         if _state.grad_enabled:
             for t in inputs:
-                if t._requires_grad:
+                # (A view's base may have come to require grad through an in-place op since.)
+                if t._requires_grad or (t._base is not None and t.requires_grad):
                     node._connect(inputs, result, params)
                     break
         return result
@@ -203,7 +204,7 @@ class Node:
             meta.append((t._data.shape, t._data.dtype))
         self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
-        result.grad_fn = self
+        result._grad_fn = self
         if self._save_plan:
             saved = self._saved = {}
             for name, position, needed_by in self._save_plan:

@@ -155,18 +155,15 @@ def legacy_type(tensor):
 def op_name(node_name):
     """How PyTorch names the forward op in messages: ``ExpBackward0`` -> ``Exp``, ``PowBackward2`` -> ``Pow2``."""
     return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), node_name)
-STALE_VIEW = _hint(
-    "this tensor's data was changed in place through another tensor that shares its "
-    "memory (a view or its base) after it was computed, so its grad_fn no longer "
-    "describes its value.",
-    "PyTorch rewrites the graph of views in this case; minigrad keeps views simple and "
-    "refuses instead of giving a wrong gradient. clone() the tensor before changing it in place.",
-)
-VIEW_INPLACE_RECORDED = _hint(
-    "minigrad does not record in-place operations on a view (a tensor that shares "
-    "memory with another) while gradients are being tracked.",
-    "PyTorch supports this by rewriting the base tensor's graph; minigrad keeps views "
-    "simple. clone() the view first, or do the change inside `with minigrad.no_grad():`.",
+
+
+NO_GRAD_VIEW_INPLACE = _hint(
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+    "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "
+    "code by moving both the view and the inplace either both inside the no_grad block (if you "
+    "don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).",
+    "the view was made where nothing is recorded, so autograd cannot tell how it relates to the "
+    "graph of its base. Make the view and change it on the same side of `with minigrad.no_grad():`.",
 )
 LEAF_VIEW_INPLACE = _hint(
     "a view of a leaf Variable that requires grad is being used in an in-place operation.",

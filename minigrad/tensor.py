@@ -36,7 +36,7 @@ class Tensor:
     # Defaults live on the class so creating a tensor only sets what differs:
     # op results are made by the thousand, and speed is a feature.
     _requires_grad = False
-    grad_fn = None
+    _grad_fn = None
     _grad = None
     _version_counter = None
     _graph_version = 0
@@ -46,7 +46,6 @@ class Tensor:
     _post_accumulate_hooks = None
     _accumulator_ref = None
     _retains_grad = False
-    _has_views = False  # some view shares this tensor's memory
     _no_grad_view = False  # a view made under no_grad: requires grad, yet no gradient reaches it
     __array_ufunc__ = None  # numpy scalars and arrays defer to our reflected operators
     __hash__ = object.__hash__
@@ -103,6 +102,8 @@ class Tensor:
     # --- requires_grad and .grad ------------------------------------------------
     @property
     def requires_grad(self):
+        if self._base is not None and self._version_counter.value != self._graph_version:
+            self._refresh_view()  # its base may have come to require grad through an in-place op
         return self._requires_grad
 
     @requires_grad.setter
@@ -192,17 +193,36 @@ class Tensor:
     # --- the graph ------------------------------------------------------------------
     def _gradient_edge(self):
         """Where a gradient for this tensor goes: ``(node, output_nr)``, as PyTorch's Edge."""
-        node = self.grad_fn
+        if self._base is not None and self._version_counter.value != self._graph_version:
+            self._refresh_view()
+        node = self._grad_fn
         if node is not None:
-            # Only views and their bases can go stale: a change through a detach()
-            # alias leaves the graph as it is (PyTorch checks saved tensors only).
-            if ((self._base is not None or self._has_views) and self._version_counter is not None
-                    and self._version_counter.value != self._graph_version):
-                raise RuntimeError(messages.STALE_VIEW)
             return (node, self.output_nr)
         if not self._requires_grad or self._no_grad_view:
             return (None, 0)  # NB: PyTorch's no_grad views also send gradients nowhere
         return (self._grad_accumulator(), 0)
+
+    def _refresh_view(self):
+        """A view whose memory changed in place through another tensor gets a new grad_fn.
+
+        Its old ``grad_fn`` describes values it no longer has. As PyTorch does, the view is
+        re-read from its base's current graph: ``AsStridedBackward0`` (see ops/view_inplace.py).
+        Done when the view is next used or its ``grad_fn`` is read.
+        """
+        from .ops.view_inplace import regenerate_view
+
+        regenerate_view(self)
+
+    @property
+    def grad_fn(self):
+        """The node that made this tensor (None for a leaf); its backward continues the chain rule."""
+        if self._base is not None and self._version_counter.value != self._graph_version:
+            self._refresh_view()
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node):
+        self._grad_fn = node
 
     def _grad_accumulator(self):
         """The leaf's AccumulateGrad node, shared by every graph that uses the leaf."""

@@ -125,7 +125,7 @@ class Function:
     def apply(cls, *args, **kwargs):
         node = BackwardCFunction(cls)
         node._n_args = len(args)
-        node.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         if _state.record_forward_inputs:
             # Copied before forward runs, in case it changes an input in place.
             node._forward_inputs = (
@@ -135,13 +135,13 @@ class Function:
             outputs = cls.forward(node, *args, **kwargs)
         tensor_positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
         inputs = [args[i] for i in tensor_positions]
-        if not (_state.grad_enabled and any(t._requires_grad for t in inputs)):
+        if not (_state.grad_enabled and any(t.requires_grad for t in inputs)):
             return outputs
         is_tuple = isinstance(outputs, tuple)
         outs = list(outputs) if is_tuple else [outputs]
         node._tensor_positions = tensor_positions
         node.next_functions = tuple(t._gradient_edge() for t in inputs)
-        node.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        node.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         node._input_meta = tuple((t.shape, t.dtype) for t in inputs)
         node.num_outputs = len(outs)
         node._output_meta = tuple((o.shape, o.dtype) if isinstance(o, Tensor) else ((), None) for o in outs)

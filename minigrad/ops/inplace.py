@@ -5,35 +5,37 @@ backward. So every in-place op (1) refuses on a leaf that requires grad while
 recording, (2) computes the new value with the ordinary out-of-place op, so the
 graph gets the right node, (3) writes it into the tensor's memory, (4) bumps
 the tensor's version counter, which saved-tensor checks compare against, and
-(5) moves the tensor's history: its ``grad_fn`` becomes the new node.
+(5) moves the tensor's history: its ``grad_fn`` becomes the new node. A view's base
+changes too, so both get new history (view_inplace.py: ``CopySlices``).
 """
 
 import numpy as np
 
 from .. import dtypes, messages
 from ..function import Node, SavedTensor
-from ..grad_mode import _state
+from ..grad_mode import _state, copy_for_replay
 from ..tensor import Tensor
-from . import elementwise, shape
+from . import elementwise, shape, view_inplace
 from .operands import as_tensor
 
 
-def _check_allowed(tensor, other=None):
+def _check_allowed(tensor):
     if not _state.grad_enabled:
         return
-    if tensor.grad_fn is None and tensor._requires_grad:
-        raise RuntimeError(messages.LEAF_INPLACE)
-    if tensor._base is not None:
-        if tensor._base.grad_fn is None and tensor._base._requires_grad:
+    base = tensor._base
+    if base is not None:
+        if base._grad_fn is None and base._requires_grad:
             raise RuntimeError(messages.LEAF_VIEW_INPLACE)
-        if tensor._requires_grad or (isinstance(other, Tensor) and other._requires_grad):
-            raise RuntimeError(messages.VIEW_INPLACE_RECORDED)
+        if tensor._no_grad_view:
+            raise RuntimeError(messages.NO_GRAD_VIEW_INPLACE)
+    elif tensor._grad_fn is None and tensor._requires_grad:
+        raise RuntimeError(messages.LEAF_INPLACE)
 
 
 def _snapshot(tensor):
     """The tensor as it is now, to be saved by the node about to overwrite it."""
     old = Tensor._wrap(tensor._data.copy())
-    old._requires_grad, old.grad_fn, old.output_nr = tensor._requires_grad, tensor.grad_fn, tensor.output_nr
+    old._requires_grad, old._grad_fn, old.output_nr = tensor.requires_grad, tensor.grad_fn, tensor.output_nr
     return old
 
 
@@ -49,25 +51,31 @@ def _write(tensor, result):
                            f"desired output type {names.get(tensor.dtype.kind, tensor.dtype)}")
     if not tensor._data.flags.writeable:
         raise RuntimeError(messages.OVERLAPPING_WRITE)
+    node = result._grad_fn
+    base_before = None
+    if tensor._base is not None and node is not None and _state.record_forward_inputs:
+        base_before = copy_for_replay(tensor._base._data)  # for CopySlices' replay (classroom)
     np.copyto(tensor._data, result._data, casting="same_kind")
     counter = tensor._shared_version_counter()
     counter.value += 1
     tensor._graph_version = counter.value  # written through itself: its own graph stays valid
-    node = result.grad_fn
     if node is not None:
-        tensor.grad_fn, tensor._requires_grad, tensor.output_nr = node, True, 0
         for saved in (node._saved or {}).values():
             if saved.is_output:  # the node's output is this tensor now
                 saved.version_counter, saved.version = counter, counter.value
+        if tensor._base is not None:
+            view_inplace.rebase(tensor, node, base_before)  # the base changed too: both get new grad_fns
+        else:
+            tensor._grad_fn, tensor._requires_grad, tensor.output_nr = node, True, 0
     return tensor
 
 
 def _in_place(out_of_place, tensor, *args, **kwargs):
     other = args[0] if args else None
-    _check_allowed(tensor, other)
+    _check_allowed(tensor)
     source = tensor
-    if _state.grad_enabled and tensor._requires_grad:
-        # The node will keep `self` for backward; keep today's values, not tomorrow's.
+    if _state.grad_enabled and (tensor.requires_grad or (isinstance(other, Tensor) and other._requires_grad)):
+        # The node may keep `self` for backward; keep today's values, not tomorrow's.
         source = _snapshot(tensor)
     return _write(tensor, out_of_place(source, *args, **kwargs))
 
@@ -156,8 +164,8 @@ def fill_(input, value):
 def copy_(input, src):
     """Copy ``src`` (broadcast) into ``input``, in place."""
     src = as_tensor(src)
-    _check_allowed(input, src)
-    source = _snapshot(input) if _state.grad_enabled and input._requires_grad else input
+    _check_allowed(input)
+    source = _snapshot(input) if _state.grad_enabled and input.requires_grad else input
     return _write(input, Copy.apply(source, src))
 
 
@@ -165,11 +173,11 @@ def setitem_(input, index, value):
     """``input[index] = value``."""
     index = shape._to_numpy_index(index)
     value = as_tensor(value, input.dtype if not isinstance(value, Tensor) else None)
-    if _state.grad_enabled and input.grad_fn is None and input._requires_grad and shape._index_kind(index, input.shape)[1]:
+    if _state.grad_enabled and input._base is None and input.grad_fn is None and input._requires_grad and shape._index_kind(index, input.shape)[1]:
         # PyTorch writes x[0] = v through the view x[0], hence its wording.
         raise RuntimeError(messages.LEAF_VIEW_INPLACE)
-    _check_allowed(input, value)
-    source = _snapshot(input) if _state.grad_enabled and input._requires_grad else input
+    _check_allowed(input)
+    source = _snapshot(input) if _state.grad_enabled and input.requires_grad else input
     try:
         result = SetItem.apply(source, value, index=index)
     except ValueError as e:

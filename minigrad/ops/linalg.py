@@ -28,7 +28,9 @@ def _mat2_grad(mat1, grad, transposed):
 class MatMul(Node):
     """z = x @ y        grad_x = grad @ y^T,  grad_y = x^T @ grad"""
 
-    saves = ("self", "other")
+    # "other" first: PyTorch's MmBackward0 unpacks mat2 before self, which decides which of the two
+    # an in-place error names when both changed (an operand and its view, as in x @ x.mT).
+    saves = ("other", "self")
     saved_for = {"self": (1,), "other": (0,)}  # each operand is needed only for the other's gradient
 
     def name(self):
@@ -47,7 +49,7 @@ class MatMul(Node):
         return np.matmul(x, y)
 
     def backward(self, grad):
-        x, y = self.saved_tensors  # only the ones a wanted gradient needs (see saved_for)
+        y, x = self.saved_tensors  # only the ones a wanted gradient needs (see saved_for)
         x_ndim, y_ndim = (len(shape) for shape, _ in self._input_meta)
         # Promote 1-D operands to matrices, apply the 2-D formulas, then drop the added dim.
         # The column dim goes back first: for 1-D @ 1-D the gradient is 0-d and becomes (1, 1).

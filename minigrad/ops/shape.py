@@ -19,7 +19,6 @@ def _as_view_of(result, base):
     """Mark ``result`` as sharing ``base``'s memory, when NumPy made it a view."""
     if np.may_share_memory(result._data, base._data):
         result._base = base._base if base._base is not None else base
-        base._has_views = result._base._has_views = True
         counter = base._shared_version_counter()
         result._version_counter = counter
         result._graph_version = counter.value
