@@ -18,7 +18,7 @@ layout, so every kind of view (slices, steps, transposes, views of views) works 
 
 import numpy as np
 
-from ..function import Node
+from ..function import Node, _sequence
 from . import shape
 
 
@@ -35,10 +35,7 @@ def positions_in_base(view, base):
     size, stride, storage_offset = view.shape, tuple(s // itemsize for s in view.strides), start // itemsize
     if base.flags.c_contiguous:
         # The base's memory is its C order: an element's position is its offset in elements.
-        positions = np.full(view.shape, storage_offset, dtype=np.int64)
-        for axis, (n, step) in enumerate(zip(view.shape, stride)):
-            positions += (np.arange(n, dtype=np.int64) * step).reshape((n,) + (1,) * (view.ndim - axis - 1))
-        return positions, size, stride, storage_offset
+        return _byte_offsets(view, start) // itemsize, size, stride, storage_offset
     # Otherwise match byte offsets: where in memory each element of each array lies.
     base_offsets = _byte_offsets(base, 0).ravel()
     order = np.argsort(base_offsets, kind="stable")
@@ -81,8 +78,6 @@ class CopySlices(Node):
 
     def wrap(self, base_edge, base_meta, fn, positions):
         """Stand for ``fn`` (the op's node, made on the view) applied to the base at ``positions``."""
-        from ..function import _sequence
-
         self.fn, self.positions = fn, positions
         self._sequence_nr = next(_sequence)
         # The op's first input was the view itself: that edge is replaced by the base's own.
@@ -105,7 +100,7 @@ class CopySlices(Node):
         # Outside the view the base kept its old values, so its gradient passes through; inside,
         # the old values went through the op, so they get what the op's backward gives them.
         replaced = inside[0] if inside[0] is not None else flat[self.positions] * 0
-        base_grad = shape.reshape(_scatter(flat, replaced, self.positions), base_shape)
+        base_grad = _scatter(flat, replaced, self.positions).reshape(base_shape)
         return (base_grad,) + tuple(inside[1:])
 
     def release(self):
@@ -117,7 +112,8 @@ class CopySlices(Node):
 
 
 def _scatter(flat, values, positions):
-    from .inplace import SetItem
+    """``flat`` with ``values`` at ``positions``, differentiably (SetItem is x[index] = v, out of place)."""
+    from .inplace import SetItem  # here: inplace imports this module
 
     return SetItem.apply(flat, values, index=positions)
 

@@ -179,3 +179,17 @@ def test_what_pytorch_still_refuses(torch):
     assert None not in theirs
     assert mine == [t.replace("torch", "minigrad") for t in theirs]
     assert mine[2] == messages.NO_GRAD_VIEW_INPLACE.split("\n\nIn plain words:")[0]
+
+
+def test_a_base_whose_memory_is_not_in_c_order_matches_pytorch(torch):
+    def run(lib):
+        a = lib.from_numpy(np.asfortranarray(np.arange(6.0).reshape(3, 2)))  # column-major memory
+        x = lib.tensor([1.0, 2.0], dtype=lib.float64, requires_grad=True)
+        a[1].mul_(x)  # row 1 is [2, 3] before
+        (grad,) = lib.autograd.grad((a * a).sum(), x)
+        return a.detach().numpy(), grad.numpy()
+
+    (mine_a, mine_grad), (their_a, their_grad) = run(minigrad), run(torch)
+    np.testing.assert_array_equal(mine_a, their_a)
+    np.testing.assert_allclose(mine_grad, their_grad, rtol=1e-12)
+    np.testing.assert_allclose(mine_grad, [2 * 2.0 * 2.0 * 1.0, 2 * 3.0 * 3.0 * 2.0])  # d/dx (r x)^2 = 2 r^2 x
