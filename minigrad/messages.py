@@ -157,6 +157,13 @@ def op_name(node_name):
     return re.sub(r"Backward(\d*)$", lambda m: "" if m.group(1) in ("", "0") else m.group(1), node_name)
 
 
+VIEW_NOT_COMPATIBLE = _hint(
+    "view size is not compatible with input tensor's size and stride (at least one dimension spans "
+    "across two contiguous subspaces). Use .reshape(...) instead.",
+    "view() never copies, and this tensor's elements are not laid out so that the new shape can "
+    "share its memory (it was transposed or sliced). reshape() copies when it must; or call "
+    ".contiguous() first.",
+)
 NO_GRAD_VIEW_INPLACE = _hint(
     "A view was created in no_grad mode and is being modified inplace with grad mode enabled. "
     "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify your "

@@ -16,8 +16,8 @@ from .reduce import (
     amax, amin, argmax, argmin, logsumexp, max, mean, min, norm, sum, sum_to_size, var,
 )
 from .shape import (
-    cat, expand, expand_as, flatten, getitem, numpy_T, permute, reshape, reshape_as, squeeze, stack,
-    swapaxes, t, transpose, unsqueeze, view, view_as,
+    cat, contiguous, expand, expand_as, flatten, getitem, is_contiguous, numpy_T, permute, reshape, reshape_as,
+    squeeze, stack, swapaxes, t, transpose, unsqueeze, view, view_as,
 )
 
 #: Functions that are also Tensor methods (``t.exp()`` is ``exp(t)``).
@@ -27,7 +27,7 @@ TENSOR_METHODS = (
     "to", "float", "double", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
     "isnan", "logical_not", "all", "any", "sum", "sum_to_size", "mean", "var", "amax", "amin", "max", "min",
     "argmax", "argmin", "logsumexp", "norm", "softmax", "log_softmax", "reshape", "reshape_as", "view",
-    "view_as", "flatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze", "expand",
+    "view_as", "contiguous", "is_contiguous", "flatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze", "expand",
     "expand_as", "add_", "sub_", "mul_", "div_", "clamp_", "zero_", "fill_", "copy_",
     "is_floating_point",
 )

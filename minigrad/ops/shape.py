@@ -12,6 +12,7 @@ from .. import messages
 from ..function import Node
 from ..grad_mode import _state
 from ..tensor import Tensor
+from .elementwise import clone
 from .operands import normalize_dim
 
 
@@ -37,10 +38,18 @@ def _sizes(size):
 
 
 class View(Node):
-    """z = x with a new shape        grad_x = grad reshaped back"""
+    """z = x with a new shape        grad_x = grad reshaped back
 
-    def forward(self, x, shape):
-        self.shape = x.shape
+    One node class, three PyTorch names (``kind``): ``ViewBackward0`` for ``view`` and for
+    ``reshape`` of a contiguous tensor, ``ReshapeAliasBackward0`` when ``reshape`` can still
+    share a non-contiguous tensor's memory, ``UnsafeViewBackward0`` when it had to copy first.
+    """
+
+    def name(self):
+        return self.kind
+
+    def forward(self, x, shape, kind="ViewBackward0"):
+        self.shape, self.kind = x.shape, kind
         try:
             return x.reshape(shape)
         except ValueError:
@@ -48,6 +57,14 @@ class View(Node):
 
     def backward(self, grad):
         return grad.reshape(self.shape)
+
+
+def _reshaped_without_copy(array, shape):
+    """True if NumPy (like PyTorch) can give ``array`` the new shape by strides alone."""
+    try:
+        return np.shares_memory(array.reshape(shape), array) or array.size == 0
+    except ValueError:
+        return True  # a bad shape: let the node raise PyTorch's message
 
 
 class Transpose(Node):
@@ -203,12 +220,38 @@ def reshape(input, *shape):
     tensor([[0., 1., 2.],
             [3., 4., 5.]])
     """
-    return _as_view_of(View.apply(input, shape=_sizes(shape)), input)
+    shape = _sizes(shape)
+    if input._data.flags.c_contiguous:
+        return _as_view_of(View.apply(input, shape=shape), input)
+    if _reshaped_without_copy(input._data, shape):
+        return _as_view_of(View.apply(input, shape=shape, kind="ReshapeAliasBackward0"), input)
+    # As PyTorch: a contiguous copy (CloneBackward0), then a reshape of it that is not a view.
+    return View.apply(clone(input), shape=shape, kind="UnsafeViewBackward0")
 
 
 def view(input, *shape):
-    """Like ``reshape``. NB: PyTorch refuses non-contiguous inputs; minigrad copies then."""
-    return reshape(input, *shape)
+    """The same memory in a new shape; an error when strides alone cannot do it (then use reshape).
+
+    >>> import minigrad
+    >>> minigrad.arange(6.0).view(3, 2).shape
+    (3, 2)
+    """
+    shape = _sizes(shape)
+    if not (input._data.flags.c_contiguous or _reshaped_without_copy(input._data, shape)):
+        raise RuntimeError(messages.VIEW_NOT_COMPATIBLE)
+    return _as_view_of(View.apply(input, shape=shape), input)
+
+
+def contiguous(input):
+    """The tensor itself if its memory is in C order, else a copy that is (``CloneBackward0``)."""
+    if input._data.flags.c_contiguous:
+        return input
+    return clone(input)
+
+
+def is_contiguous(input):
+    """True if the elements lie in memory in C (row-major) order."""
+    return bool(input._data.flags.c_contiguous)
 
 
 def view_as(input, other):
