@@ -14,9 +14,9 @@ from .dtypes import bool_ as bool
 from .dtypes import double, float, float16, float32, float64, half, int32, int64, long
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .ops import (
-    abs, add, amax, amin, argmax, argmin, cat, clamp, clip, clone, cos, cross_entropy, div, dot, eq, exp,
+    abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clip, clone, cos, cross_entropy, div, dot, eq, exp,
     expand, flatten, ge, gt, isnan, le, log, log_softmax, logsumexp, lt, matmul, max, maximum, mean, min,
-    minimum, mm, mul, ne, neg, norm, outer, permute, pow, relu, reshape, sigmoid, sign, sin, softmax,
+    minimum, mm, mul, mv, ne, neg, norm, outer, permute, pow, relu, reshape, sigmoid, sign, sin, softmax,
     sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze, var, where,
 )
 from .tensor import Tensor

@@ -10,7 +10,7 @@ from .elementwise import (
     minimum, mul, ne, neg, pow, relu, sigmoid, sign, sin, sqrt, sub, tanh, where,
 )
 from .inplace import add_, clamp_, copy_, div_, fill_, is_floating_point, mul_, setitem_, sub_, zero_
-from .linalg import dot, matmul, mm, outer
+from .linalg import bmm, dot, matmul, mm, mv, outer
 from .nn import cross_entropy, linear, log_softmax, mse_loss, nll_loss, softmax
 from .reduce import (
     amax, amin, argmax, argmin, logsumexp, max, mean, min, norm, sum, sum_to_size, var,
@@ -22,7 +22,7 @@ from .shape import (
 
 #: Functions that are also Tensor methods (``t.exp()`` is ``exp(t)``).
 TENSOR_METHODS = (
-    "add", "sub", "mul", "div", "neg", "pow", "matmul", "mm", "dot", "outer", "abs", "exp", "log", "sqrt",
+    "add", "sub", "mul", "div", "neg", "pow", "matmul", "mm", "mv", "bmm", "dot", "outer", "abs", "exp", "log", "sqrt",
     "sin", "cos", "tanh", "sigmoid", "relu", "sign", "clamp", "clip", "maximum", "minimum", "clone",
     "to", "float", "double", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
     "isnan", "logical_not", "all", "any", "sum", "sum_to_size", "mean", "var", "amax", "amin", "max", "min",

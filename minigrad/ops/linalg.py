@@ -10,6 +10,7 @@ import numpy as np
 from .. import messages
 from ..function import Node
 from .operands import promote
+from .shape import _squeeze_, _unsafe_view, broadcast_shapes
 
 
 def _is_transposed(array):
@@ -44,7 +45,7 @@ class MatMul(Node):
         elif x.ndim == 2 and y.ndim == 1:
             self._name = "MvBackward0"
         else:
-            self._name = "BmmBackward0"  # NB: PyTorch wraps batched matmuls in view nodes too
+            self._name = "BmmBackward0"  # 3-D @ 3-D: matmul() brings every other batched case to this
         self.mat2_transposed = _is_transposed(y)
         return np.matmul(x, y)
 
@@ -96,8 +97,59 @@ class Addmm(Node):
                 _mat2_grad(m1, grad, self.mat2_transposed) if self.needs_input_grad[2] else None)
 
 
+def mm(input, mat2):
+    """Matrix times matrix (2-D only): ``MmBackward0``."""
+    a, b = promote(input, mat2)
+    if a.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(messages.MATMUL_SHAPES.format(r1=a.shape[0], c1=a.shape[1], r2=b.shape[0], c2=b.shape[1]))
+    return MatMul.apply(a, b)
+
+
+def mv(input, vec):
+    """Matrix times vector: ``MvBackward0``."""
+    a, b = promote(input, vec)
+    if a.ndim != 2 or b.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {b.ndim}")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
+                           f"vec ({b.shape[0]})")
+    return MatMul.apply(a, b)
+
+
+def dot(input, other):
+    """Vector times vector, a 0-d result: ``DotBackward0``."""
+    a, b = promote(input, other)
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
+                           f"the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements respectively")
+    return MatMul.apply(a, b)
+
+
+def bmm(input, mat2):
+    """A batch of matrix products, (b, n, m) @ (b, m, p): ``BmmBackward0``."""
+    a, b = promote(input, mat2)
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if (b.shape[0], b.shape[1]) != (a.shape[0], a.shape[2]):
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
+                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    return MatMul.apply(a, b)
+
+
 def matmul(input, other):
-    """Matrix product with NumPy's rules for 1-D and batched operands.
+    """Matrix product with NumPy's rules for 1-D and batched operands, built as PyTorch builds it.
+
+    PyTorch's matmul is not one op: it picks ``dot``, ``mv`` or ``mm``, or reshapes the operands
+    and calls ``mm``/``mv`` on a folded batch or ``bmm`` on an expanded one. The graph shows those
+    steps (``UnsafeViewBackward0`` over ``BmmBackward0`` ...), so minigrad takes the same steps.
 
     >>> import minigrad
     >>> a = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]])
@@ -105,29 +157,72 @@ def matmul(input, other):
     tensor([3., 7.])
     """
     a, b = promote(input, other)
-    if a.ndim == 0 or b.ndim == 0:
-        raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D and {b.ndim}D")
-    try:
-        return MatMul.apply(a, b)
-    except ValueError:
-        rows1, cols1 = (1, a.shape[0]) if a.ndim == 1 else a.shape[-2:]
-        rows2, cols2 = (b.shape[0], 1) if b.ndim == 1 else b.shape[-2:]
-        if a.ndim == 1 and b.ndim == 1:
-            raise RuntimeError(
-                f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
-                "the same number of elements, but got "
-                f"{a.shape[0]} and {b.shape[0]} elements respectively") from None
-        raise RuntimeError(messages.MATMUL_SHAPES.format(r1=rows1, c1=cols1, r2=rows2, c2=cols2)) from None
+    dim1, dim2 = a.ndim, b.ndim
+    if dim1 == 0 or dim2 == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {dim1}D and {dim2}D")
+    if dim1 == 1 and dim2 == 1:
+        return dot(a, b)
+    if dim1 == 2 and dim2 == 1:
+        return mv(a, b)
+    if dim1 == 1 and dim2 == 2:
+        return _squeeze_(mm(a.unsqueeze(0), b), 0)
+    if dim1 == 2 and dim2 == 2:
+        return mm(a, b)
+    if _should_fold(a, b):
+        return _folded(a, b)
+    return _batched(a, b)
 
 
-mm = matmul
+def _should_fold(a, b):
+    """True when the batched operand's batch can fold into the rows of one mm (or mv), as PyTorch decides.
+
+    Folding needs the bigger operand (3-D or more) in C order, read the way the fold reads it
+    (transposed when it is on the right), and the other at most 2-D; PyTorch also folds whenever
+    that other one requires grad, so its gradient comes from one mm.
+    """
+    big, small = (a, b) if a.ndim >= b.ndim else (b.mT, a)
+    if not (big.ndim >= 3 and small.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    return big.numel() == 0 or big.is_contiguous()
 
 
-def dot(input, other):
-    if input.ndim != 1 or other.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {input.ndim}D and {other.ndim}D tensors")
-    return matmul(input, other)
+def _folded(a, b):
+    """(..., n, m) @ (m, p) as one (prod(...) * n, m) @ (m, p); with the batch on the right, transposed."""
+    transpose = b.ndim > a.ndim
+    big = b.mT if transpose else a
+    small = (a.t() if a.ndim == 2 else a) if transpose else b
+    out_shape = big.shape[:-1]
+    rows = big.reshape(int(np.prod(out_shape)), big.shape[-1])
+    if small.ndim == 1:
+        return _unsafe_view(mv(rows, small), out_shape)
+    out = _unsafe_view(mm(rows, small), out_shape + (small.shape[1],))
+    return out.mT.contiguous() if transpose else out
+
+
+def _batched(a, b):
+    """Both batches broadcast, expanded and flattened into one ``bmm``."""
+    n, m1 = (a.shape[-2] if a.ndim > 1 else 1), a.shape[-1]
+    m2, p = (b.shape[-2] if b.ndim > 1 else b.shape[-1]), (b.shape[-1] if b.ndim > 1 else 1)
+    batch_a, batch_b = a.shape[:-2], b.shape[:-2]
+    if a.ndim == 3 and b.ndim == 3 and batch_a[0] != batch_b[0]:
+        # A batch of one that requires grad: drop it and fold instead (its gradient from one mm).
+        if batch_a[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b)
+        if batch_b[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0))
+    batch = broadcast_shapes(batch_a, batch_b)
+    count = int(np.prod(batch))
+    a_expanded = a.expand(batch + (n, m1)).reshape(count, n, m1)
+    out_shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
+    if b.ndim == 1:
+        b_expanded = b.expand(batch + (m2,)).reshape(count, m2).unsqueeze(2)
+        return _unsafe_view(bmm(a_expanded, b_expanded).squeeze(-1), out_shape)
+    b_expanded = b.expand(batch + (m2, p)).reshape(count, m2, p)
+    return _unsafe_view(bmm(a_expanded, b_expanded), out_shape)
 
 
 def outer(input, other):

@@ -13,7 +13,7 @@ from ..function import Node
 from ..grad_mode import _state
 from ..tensor import Tensor
 from .elementwise import clone
-from .operands import normalize_dim
+from .operands import broadcast_error, normalize_dim
 
 
 def _as_view_of(result, base):
@@ -103,12 +103,12 @@ class Squeeze(Node):
     saved_params = ("dim",)
 
     def name(self):
-        if self.dim is None:
-            return "SqueezeBackward0"
-        return "SqueezeBackward2" if self.dim_was_tuple else "SqueezeBackward1"  # PyTorch's two overloads
+        # PyTorch's overloads: squeeze(), squeeze(dim), squeeze(dims), then the same three in place.
+        number = 0 if self.dim is None else 2 if self.dim_was_tuple else 1
+        return f"SqueezeBackward{number + 3 * self.in_place}"
 
-    def forward(self, x, dim=None, dim_was_tuple=False):
-        self.dim, self.dim_was_tuple, self.shape = dim, dim_was_tuple, x.shape
+    def forward(self, x, dim=None, dim_was_tuple=False, in_place=False):
+        self.dim, self.dim_was_tuple, self.in_place, self.shape = dim, dim_was_tuple, in_place, x.shape
         if dim is None:
             return np.squeeze(x)
         # PyTorch: squeezing a non-1 dim is a no-op, and so is squeezing a 0-d tensor's dim 0.
@@ -313,6 +313,36 @@ def squeeze(input, dim=None):
     """Remove size-1 dims (all of them, or those in ``dim``)."""
     dim_was_tuple = dim is not None and not isinstance(dim, int)
     return _as_view_of(Squeeze.apply(input, dim=normalize_dim(dim, input.ndim), dim_was_tuple=dim_was_tuple), input)
+
+
+def _squeeze_(input, dim):
+    """PyTorch's ``squeeze_(dim)`` on a fresh result that only the caller holds (matmul's 1-D @ 2-D).
+
+    The same numbers with one dim fewer, recorded as ``SqueezeBackward4`` and counted as one
+    in-place change, as PyTorch counts it.
+    """
+    out = Squeeze.apply(input, dim=normalize_dim(dim, input.ndim), in_place=True)
+    out._shared_version_counter().value = input._version + 1
+    return out
+
+
+def _unsafe_view(input, shape):
+    """A reshape that PyTorch does not count as a view (``UnsafeViewBackward0``): of a fresh result."""
+    return View.apply(input, shape=tuple(shape), kind="UnsafeViewBackward0")
+
+
+def broadcast_shapes(*shapes):
+    """The shape that ``shapes`` broadcast to, or PyTorch's error naming the first clash."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes))
+    except ValueError:
+        result = ()
+        for shape in shapes:
+            try:
+                result = np.broadcast_shapes(result, shape)
+            except ValueError:
+                raise broadcast_error(np.empty(result, dtype=bool), np.empty(shape, dtype=bool)) from None
+        raise
 
 
 def unsqueeze(input, dim):

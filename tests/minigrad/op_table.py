@@ -103,15 +103,12 @@ class OpCase:
         fn: ``fn(lib, *tensors) -> tensor`` with ``lib`` either minigrad or torch.
         reference: ``reference(*arrays) -> array``, the same computation in NumPy.
         inputs: ``Inputs`` specs; together they draw one array per tensor of ``fn``.
-        name_differs: if non-empty, why minigrad knowingly records a different
-            ``grad_fn`` name than PyTorch (a documented simplification).
     """
 
     name: str
     fn: Callable
     reference: Callable
     inputs: tuple
-    name_differs: str = ""
 
     def draw(self, rng):
         """One float64 array per input of ``fn``."""
@@ -254,16 +251,11 @@ OPS = [
     C("x @ y 1-D@1-D", lambda lib, x, y: x @ y, np.matmul, (uniform((3,), (3,)),)),
     C("x @ y 2-D@2-D", lambda lib, x, y: x @ y, np.matmul, (uniform((2, 3), (3, 4)),)),
     C("x @ y 2-D@1-D", lambda lib, x, y: x @ y, np.matmul, (uniform((2, 3), (3,)),)),
-    C("x @ y 1-D@2-D", lambda lib, x, y: x @ y, np.matmul, (uniform((3,), (3, 2)),),
-      name_differs="PyTorch: unsqueeze, mm, squeeze_ (SqueezeBackward4); minigrad: one MatMul node"),
-    C("matmul(x, y) batched", lambda lib, x, y: lib.matmul(x, y), np.matmul, (uniform((2, 2, 3), (2, 3, 2)),),
-      name_differs="PyTorch wraps batched matmuls in view nodes (UnsafeViewBackward0)"),
-    C("x @ y batched@2-D", lambda lib, x, y: x @ y, np.matmul, (uniform((2, 2, 3), (3, 2)),),
-      name_differs="PyTorch folds the batch into an mm and views it back (UnsafeViewBackward0)"),
-    C("x @ y (2,1,2,3)@(3,3,2)", lambda lib, x, y: x @ y, np.matmul, (uniform((2, 1, 2, 3), (3, 3, 2)),),
-      name_differs="PyTorch wraps batched matmuls in view nodes (UnsafeViewBackward0)"),
-    C("x @ y 1-D@batched", lambda lib, x, y: x @ y, np.matmul, (uniform((3,), (2, 3, 2)),),
-      name_differs="PyTorch wraps batched matmuls in view nodes (UnsafeViewBackward0)"),
+    C("x @ y 1-D@2-D", lambda lib, x, y: x @ y, np.matmul, (uniform((3,), (3, 2)),)),
+    C("matmul(x, y) batched", lambda lib, x, y: lib.matmul(x, y), np.matmul, (uniform((2, 2, 3), (2, 3, 2)),)),
+    C("x @ y batched@2-D", lambda lib, x, y: x @ y, np.matmul, (uniform((2, 2, 3), (3, 2)),)),
+    C("x @ y (2,1,2,3)@(3,3,2)", lambda lib, x, y: x @ y, np.matmul, (uniform((2, 1, 2, 3), (3, 3, 2)),)),
+    C("x @ y 1-D@batched", lambda lib, x, y: x @ y, np.matmul, (uniform((3,), (2, 3, 2)),)),
     C("x.mm(y)", lambda lib, x, y: x.mm(y), np.matmul, (uniform((3, 2), (2, 2)),)),
     # functions of one variable
     C("abs(x)", lambda lib, x: lib.abs(x), np.abs, (nonzero((2, 3)),)),

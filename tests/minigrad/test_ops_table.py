@@ -154,19 +154,11 @@ def test_second_order_gradient_matches_finite_differences(case):
         np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-7, err_msg=f"second derivative, input {position}")
 
 
-@pytest.fixture(scope="module")
-def torch():
-    return pytest.importorskip("torch")
-
-
 @pytest.mark.parametrize("case", CASES)
-def test_grad_fn_name_is_pytorchs(case, torch, request):
+def test_grad_fn_name_is_pytorchs(case, torch):
     arrays = case.draw(_rng(case))
     torch_leaves = [torch.tensor(a, requires_grad=True) for a in arrays]
     expected = case.fn(torch, *torch_leaves).grad_fn.name()
-    if case.name_differs:
-        # A known simplification: strict, so the mark must go once minigrad matches.
-        request.applymarker(pytest.mark.xfail(reason=case.name_differs, strict=True))
     _, out = _forward(case, arrays)
     assert out.grad_fn is not None
     assert out.grad_fn.name() == expected

@@ -1,0 +1,74 @@
+"""matmul is built as PyTorch builds it: dot, mv, mm, a folded mm/mv, or an expanded bmm.
+
+For every pair of shapes below (1-D, 2-D, batched, broadcast batches, batches of one), with
+each operand requiring grad or not, and with the left operand in C order or not, minigrad and
+PyTorch must record the same graph (node names all the way down), give the same result shape,
+version and gradients, or raise the same error. The choice between folding and bmm depends on
+exactly those things, which is why they are varied.
+"""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import minigrad
+
+SHAPES = [(3,), (2, 3), (3, 2), (2, 2, 3), (2, 3, 2), (1, 3, 2), (2, 1, 2, 3), (3, 3, 2), (4, 2, 3), (2, 3, 1, 3),
+          (1, 2, 3)]
+GRADS = [(True, True), (True, False), (False, True)]
+
+
+def walk(node):
+    if node is None:
+        return None
+    return (node.name().replace("torch::autograd::", ""), tuple(walk(child) for child, _ in node.next_functions))
+
+
+def run(lib, shape1, shape2, grads, strided):
+    a = lib.tensor(np.arange(float(np.prod(shape1))).reshape(shape1))
+    b = lib.tensor(np.arange(float(np.prod(shape2))).reshape(shape2) / 7)
+    if strided:
+        a = a.transpose(0, 1).contiguous().transpose(0, 1)  # the same values, not in C order
+    a.requires_grad_(grads[0])
+    b.requires_grad_(grads[1])
+    try:
+        out = a @ b
+    except RuntimeError as error:
+        return str(error).split("\n\nIn plain words:")[0].replace("torch", "minigrad")
+    out.backward(lib.ones(out.shape))
+    return (walk(out.grad_fn), tuple(out.shape), out._version,
+            a.grad.numpy() if grads[0] else None, b.grad.numpy() if grads[1] else None)
+
+
+CASES = [(s1, s2, g, strided) for s1, s2 in itertools.product(SHAPES, repeat=2) for g in GRADS
+         for strided in ((False, True) if len(s1) >= 3 else (False,))]
+
+
+@pytest.mark.parametrize("shape1, shape2, grads, strided", CASES,
+                         ids=[f"{s1}@{s2}-grads{g}-{'strided' if st else 'C'}" for s1, s2, g, st in CASES])
+def test_matmul_records_what_pytorch_records(shape1, shape2, grads, strided, torch):
+    mine, theirs = run(minigrad, shape1, shape2, grads, strided), run(torch, shape1, shape2, grads, strided)
+    if isinstance(theirs, str) or isinstance(mine, str):
+        assert mine == theirs
+        return
+    assert mine[:3] == theirs[:3]  # graph, shape, version
+    for got, expected in zip(mine[3:], theirs[3:]):
+        if expected is not None:
+            np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+def test_the_functions_matmul_is_built_from_refuse_like_pytorchs(torch):
+    def errors(lib):
+        found = []
+        for attempt in (lambda: lib.mm(lib.ones(3), lib.ones(3, 2)), lambda: lib.mm(lib.ones(2, 3), lib.ones(3)),
+                        lambda: lib.mv(lib.ones(2, 3), lib.ones(3, 1)), lambda: lib.mv(lib.ones(2, 3), lib.ones(4)),
+                        lambda: lib.bmm(lib.ones(2, 3), lib.ones(2, 3, 2)),
+                        lambda: lib.bmm(lib.ones(2, 2, 3), lib.ones(3, 3, 2)),
+                        lambda: lib.dot(lib.ones(2, 3), lib.ones(3))):
+            with pytest.raises(RuntimeError) as info:
+                attempt()
+            found.append(str(info.value).split("\n\nIn plain words:")[0])
+        return found
+
+    assert errors(minigrad) == errors(torch)
