@@ -370,13 +370,21 @@ def accumulate_into(tensor, grad):
     also matches the leaf's strides (its "gradient layout contract").
     """
     old = tensor._grad
-    if old is None:
+    if old is None and _state.grad_enabled:
+        # Recording (create_graph): a copy that stays in the graph, made as PyTorch makes it:
+        # an empty tensor, then copy_ (so .grad's grad_fn is CopyBackwards, at version 1).
+        from .ops.inplace import copy_
+
+        tensor._grad = copy_(_tensor.Tensor._wrap(np.empty_like(grad._data, order="C")), grad)
+    elif old is None:
         # Copy: the incoming gradient may be shared with another input (Add
         # sends the same tensor to both sides) or be the user's `gradient=`.
-        tensor._grad = grad if _state.grad_enabled else grad._detached_copy()
-    elif _state.grad_enabled or old._requires_grad:
+        tensor._grad = grad._detached_copy()
+    elif _state.grad_enabled:
         tensor._grad = old + grad
     else:
+        # In place, as PyTorch's `variable_grad += new_grad` under no_grad, even when .grad has a
+        # graph of its own (from an earlier create_graph=True): its grad_fn stays, its version moves.
         np.add(old._data, grad._data, out=old._data, casting="unsafe")
         old._shared_version_counter().value += 1
     for hook in tensor._post_accumulate_hooks or ():

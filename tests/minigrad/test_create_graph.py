@@ -2,6 +2,8 @@
 
 import math
 import re
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -202,3 +204,46 @@ def test_autograd_grad_with_create_graph_does_not_warn():
         warnings.simplefilter("error")
         (g,) = grad(x * x, x, create_graph=True)
     assert g.item() == 4.0  # 2x at x = 2
+
+
+def test_the_first_grad_with_create_graph_is_a_recorded_copy_as_in_pytorch(torch):
+    # PyTorch stores it with copy_ into a new tensor: CopyBackwards, at version 1. A later
+    # backward without create_graph adds in place: same tensor, same grad_fn, version 2.
+    def run(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # the reference-cycle warning: see the next test
+            (x ** 3).sum().backward(create_graph=True)
+        first = x.grad
+        node = first.grad_fn
+        seen = [node.name(), node.next_functions[0][0], first._version, first.tolist()]
+        (x * 5).sum().backward()
+        return seen + [x.grad is first, x.grad.grad_fn is node, x.grad._version, x.grad.tolist()]
+
+    mine, theirs = run(minigrad), run(torch)
+    assert mine == theirs
+    assert mine == ["torch::autograd::CopyBackwards", None, 1, [3.0, 12.0], True, True, 2, [8.0, 17.0]]
+
+
+TORCH_CYCLE_WARNING = """
+import warnings, torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    (x * x).sum().backward(create_graph=True)
+print("\\n".join(str(w.message) for w in caught))
+"""
+
+
+def test_backward_with_create_graph_warns_about_the_reference_cycle_in_pytorchs_words(torch):
+    # PyTorch gives this warning once per process, so its words come from a fresh one.
+    done = subprocess.run([sys.executable, "-c", TORCH_CYCLE_WARNING], capture_output=True, text=True, timeout=120)
+    # PyTorch's C++ warnings end by naming the source line that raised them
+    theirs = [re.sub(r" \(Triggered internally at .*\)$", "", line) for line in done.stdout.splitlines()]
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        (x * x).sum().backward(create_graph=True)
+    mine = [str(w.message) for w in caught if issubclass(w.category, UserWarning)]
+    assert len(theirs) == 1 and "reference cycle between the parameter and its gradient" in theirs[0]
+    assert mine == theirs

@@ -144,12 +144,13 @@ def test_draw_loss_and_grad_after_create_graph():
         warnings.simplefilter("ignore", UserWarning)
         loss.backward(create_graph=True)
     picture = viz.draw(loss, x.grad, saved=False)
-    # See test_graph.py: Add and two Muls were recorded by the backward pass.
+    # See test_graph.py: Copy, Add and two Muls were recorded by the backward pass; x is n6.
     assert sorted(classes(picture).values()) == sorted(
-        ["output", "output", "op", "op", "op derivative", "op derivative", "op derivative", "leaf accumulated"])
-    assert re.search(r'^  n7 -> n3 \[.*label="\.grad".*\];$', picture.source, re.M)
+        ["output", "output", "op", "op", "op derivative", "op derivative", "op derivative", "op derivative",
+         "leaf accumulated"])
+    assert re.search(r'^  n6 -> n3 \[.*label="\.grad".*\];$', picture.source, re.M)
     svg = picture.svg()
-    assert "<title>n7&#45;&gt;n3</title>" in svg
+    assert "<title>n6&#45;&gt;n3</title>" in svg
 
 
 # --- draw_backward --------------------------------------------------------------------------

@@ -427,28 +427,30 @@ def test_create_graph_draws_the_derivative_graph_and_the_cycle():
     data = viz.trace(loss, x.grad, saved=False)
     # By hand: Sum's backward expands the seed 1 (a constant: no node). Mul's backward
     # returns grad * x and grad * x: two recorded MulBackward0 nodes. Both reach x's
-    # AccumulateGrad, which adds them: x.grad = first + second, an AddBackward0.
-    # Roots first (loss, x.grad), then breadth first: Sum (from loss), Add (from
-    # x.grad), Sum's Mul, Add's two Muls, then x.
+    # AccumulateGrad, which gets their sum (an AddBackward0) and, as PyTorch, copies it into
+    # a new .grad with copy_ (CopyBackwards; its first input, the empty tensor, has no edge).
+    # Roots first (loss, x.grad), then breadth first: Sum (from loss), Copy (from x.grad),
+    # Sum's Mul, Copy's Add, x (from Sum's Mul), then Add's two Muls.
     assert rows(data) == [
         ("n0", "output", "loss", ""),
         ("n1", "output", "x.grad", ""),
         ("n2", "op", "SumBackward0", ""),
-        ("n3", "op", "AddBackward0", "derivative"),
+        ("n3", "op", "torch::autograd::CopyBackwards", "derivative"),
         ("n4", "op", "MulBackward0", ""),
-        ("n5", "op", "MulBackward0", "derivative"),
-        ("n6", "op", "MulBackward0", "derivative"),
-        ("n7", "leaf", "x", "accumulated"),
+        ("n5", "op", "AddBackward0", "derivative"),
+        ("n6", "leaf", "x", "accumulated"),
+        ("n7", "op", "MulBackward0", "derivative"),
+        ("n8", "op", "MulBackward0", "derivative"),
     ]
-    assert data.node("n7").grad == "[2, 4]"
+    assert data.node("n6").grad == "[2, 4]"
     # x's .grad has a graph that ends at x itself: PyTorch's reference cycle, as an edge.
     cycles = [(e.source, e.target, e.label) for e in data.edges if e.kind == "cycle"]
-    assert cycles == [("n7", "n3", ".grad")]
+    assert cycles == [("n6", "n3", ".grad")]
     assert sorted(edge_rows(data)) == sorted([
-        ("n0", "n2", "grad"), ("n1", "n3", "grad"), ("n2", "n4", "grad"),
-        ("n3", "n5", "grad"), ("n3", "n6", "grad"),
-        ("n4", "n7", "grad"), ("n4", "n7", "grad"), ("n5", "n7", "grad"), ("n6", "n7", "grad"),
-        ("n7", "n3", "cycle"),
+        ("n0", "n2", "grad"), ("n1", "n3", "grad"), ("n2", "n4", "grad"), ("n3", "n5", "grad"),
+        ("n4", "n6", "grad"), ("n4", "n6", "grad"), ("n5", "n7", "grad"), ("n5", "n8", "grad"),
+        ("n7", "n6", "grad"), ("n8", "n6", "grad"),
+        ("n6", "n3", "cycle"),
     ])
 
 
