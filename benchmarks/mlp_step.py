@@ -20,18 +20,22 @@ LR = 0.1
 TITLE = "(a) MLP training step"
 
 
-def make_problem(seed=0):
+TINY = (4, 6, 5, 3)  # batch, in, hidden, out: the same step with almost no arithmetic
+
+
+def make_problem(seed=0, sizes=(BATCH, IN, HIDDEN, OUT)):
     """Weights (PyTorch's Linear init: U(-1/sqrt(fan_in), 1/sqrt(fan_in))), a batch and its labels."""
     rng = np.random.default_rng(seed)
+    batch, n_in, hidden, out = sizes
 
     def uniform(fan_in, *shape):
         bound = 1.0 / np.sqrt(fan_in)
         return rng.uniform(-bound, bound, size=shape).astype(np.float32)
 
-    weights = {"W1": uniform(IN, HIDDEN, IN), "b1": uniform(IN, HIDDEN),
-               "W2": uniform(HIDDEN, OUT, HIDDEN), "b2": uniform(HIDDEN, OUT)}
-    x = rng.standard_normal((BATCH, IN)).astype(np.float32)
-    y = rng.integers(0, OUT, size=BATCH).astype(np.int64)
+    weights = {"W1": uniform(n_in, hidden, n_in), "b1": uniform(n_in, hidden),
+               "W2": uniform(hidden, out, hidden), "b2": uniform(hidden, out)}
+    x = rng.standard_normal((batch, n_in)).astype(np.float32)
+    y = rng.integers(0, out, size=batch).astype(np.int64)
     return weights, x, y
 
 
@@ -91,7 +95,8 @@ class MinigradNNStep:
 
     def __init__(self, weights, x, y):
         nn = minigrad.nn
-        self.l1, self.l2 = nn.Linear(IN, HIDDEN), nn.Linear(HIDDEN, OUT)
+        (hidden, n_in), out = weights["W1"].shape, weights["W2"].shape[0]
+        self.l1, self.l2 = nn.Linear(n_in, hidden), nn.Linear(hidden, out)
         self.model = nn.Sequential(self.l1, nn.ReLU(), self.l2)
         with minigrad.no_grad():
             for layer, w, b in ((self.l1, "W1", "b1"), (self.l2, "W2", "b2")):
@@ -146,7 +151,8 @@ class TorchStep:
     def __init__(self, weights, x, y):
         torch = timing.optional_torch()
         self.torch = torch
-        self.l1, self.l2 = torch.nn.Linear(IN, HIDDEN), torch.nn.Linear(HIDDEN, OUT)
+        (hidden, n_in), out = weights["W1"].shape, weights["W2"].shape[0]
+        self.l1, self.l2 = torch.nn.Linear(n_in, hidden), torch.nn.Linear(hidden, out)
         self.model = torch.nn.Sequential(self.l1, torch.nn.ReLU(), self.l2)
         with torch.no_grad():
             for layer, w, b in ((self.l1, "W1", "b1"), (self.l2, "W2", "b2")):
@@ -224,6 +230,22 @@ def run(quick=False):
     report.add(*timing.table(["step", "ms/step", "IQR", "vs NumPy", "vs PyTorch"], rows))
     report.add("", f"Times are {timing.clock_name()}, median of {repeats} interleaved rounds of {number} "
                "steps each; IQR = interquartile range / median. Ratios are medians of per-round ratios.")
+
+    # The fixed cost of a step: the same step on tiny matrices, where the arithmetic is next to
+    # nothing. What is left of the full step is the NumPy (or PyTorch kernel) work.
+    tiny_weights, tiny_x, tiny_y = make_problem(sizes=TINY)
+    tiny_runners = {cls.name: cls(tiny_weights, tiny_x, tiny_y) for cls in contenders()}
+    for runner in tiny_runners.values():
+        for _ in range(2 if quick else 20):
+            runner.step()
+    tiny = timing.time_interleaved({name: r.step for name, r in tiny_runners.items()},
+                                   *((2, 3) if quick else (50, 60)))
+    rows = [[name, f"{tiny[name].median * 1e6:.0f}", f"{(times[name].median - tiny[name].median) * 1e6:.0f}"]
+            for name in times]
+    report.add("", f"The same step on tiny matrices (batch {TINY[0]}, {TINY[1]}-{TINY[2]}-{TINY[3]}): its time is "
+               "the fixed cost of a step (Python, bookkeeping, dispatch); the full step minus it is roughly "
+               "the arithmetic.", "")
+    report.add(*timing.table(["step", "µs/step, tiny", "µs/step, full minus tiny"], rows))
 
     main = MinigradNNStep.name if MinigradNNStep.name in times else MinigradOpsStep.name
     vs_numpy = times[main].ratio_to(numpy_t)
