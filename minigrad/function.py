@@ -359,6 +359,11 @@ class AccumulateGrad(Node):
         return ()
 
 
+def _laid_out_like(array):
+    """An empty array of ``array``'s shape and dtype whose memory order follows it (else C order)."""
+    return np.empty_like(array, order="K" if array.flags.f_contiguous or array.flags.c_contiguous else "C")
+
+
 def accumulate_into(tensor, grad):
     """Add ``grad`` into ``tensor.grad`` as PyTorch does.
 
@@ -366,8 +371,8 @@ def accumulate_into(tensor, grad):
     ``.grad`` (so a reference to it sees the new value); while recording,
     the sum is a new Tensor with its own ``grad_fn``.
 
-    NB: ``.grad`` is always a C-contiguous array of the leaf's shape; PyTorch
-    also matches the leaf's strides (its "gradient layout contract").
+    A new ``.grad`` is laid out in memory like the leaf (PyTorch's "gradient layout
+    contract"): C order for the usual leaf, the leaf's own order for a transposed one.
     """
     old = tensor._grad
     if old is None and _state.grad_enabled:
@@ -375,11 +380,13 @@ def accumulate_into(tensor, grad):
         # an empty tensor, then copy_ (so .grad's grad_fn is CopyBackwards, at version 1).
         from .ops.inplace import copy_
 
-        tensor._grad = copy_(_tensor.Tensor._wrap(np.empty_like(grad._data, order="C")), grad)
+        tensor._grad = copy_(_tensor.Tensor._wrap(_laid_out_like(tensor._data)), grad)
     elif old is None:
         # Copy: the incoming gradient may be shared with another input (Add
         # sends the same tensor to both sides) or be the user's `gradient=`.
-        tensor._grad = grad._detached_copy()
+        out = _laid_out_like(tensor._data)
+        np.copyto(out, grad._data, casting="unsafe")
+        tensor._grad = _tensor.Tensor._wrap(out)
     elif _state.grad_enabled:
         tensor._grad = old + grad
     else:

@@ -268,9 +268,6 @@ class Tensor:
         self._requires_grad = False
         return self
 
-    def _detached_copy(self):
-        return Tensor._wrap(self._data.copy())
-
     @property
     def data(self):
         """The same memory as a detached tensor that does *not* share the version counter.

@@ -226,3 +226,15 @@ def test_diamond_leaf_accumulator_runs_once():
     accumulate.register_prehook(lambda grad_outputs: seen.append(grad_outputs[0].item()))
     y.backward()
     assert seen == [7.0]
+
+
+def test_a_new_grad_is_laid_out_like_its_leaf_as_in_pytorch(torch):
+    # PyTorch's "gradient layout contract": a transposed leaf gets a transposed .grad.
+    def run(lib):
+        w = lib.tensor(np.arange(6.0).reshape(2, 3)).t().detach().requires_grad_()
+        c = lib.tensor(np.arange(6.0).reshape(3, 2), requires_grad=True)
+        (w * lib.tensor(np.arange(6.0).reshape(3, 2)) * c).sum().backward()
+        return w.is_contiguous(), w.grad.is_contiguous(), c.grad.is_contiguous(), w.grad.tolist(), c.grad.tolist()
+
+    assert run(minigrad) == run(torch)
+    assert run(minigrad)[:3] == (False, False, True)
