@@ -282,9 +282,14 @@ def _run_backward(node, cotangents):
     node as ``ctx`` as ``BackwardCFunction.backward`` does, so its raw return
     (wrong count, unreduced shapes) is seen before anything fixes it up.
     """
-    grads = [None if v is None else minigrad.from_numpy(v.copy()) for v in cotangents]
+    custom = isinstance(node, BackwardCFunction)
+    # In the dtype the engine would hand over, the output's: matrix products refuse mixed dtypes.
+    dtypes = ([dtype for _, dtype in node._output_meta] if custom
+              else [next((d for _, d in node._input_meta if d.kind == "f"), np.dtype(np.float64))] * len(cotangents))
+    grads = [None if v is None else minigrad.from_numpy(v.astype(dtype or v.dtype))
+             for v, dtype in zip(cotangents, dtypes)]
     with minigrad.no_grad(), np.errstate(all="ignore"):
-        if not isinstance(node, BackwardCFunction):
+        if not custom:
             result = node.backward(*grads)
         else:
             if node._materialize_grads:  # as the engine hands them over: zeros, not None

@@ -28,6 +28,12 @@ LEGACY_TYPE_NAMES = {
 }
 
 
+# The scalar type names PyTorch's C++ messages use: ATen's (``Float``) and C++'s own (``float``).
+SCALAR_TYPE_NAMES = {float16: "Half", float32: "Float", float64: "Double", int32: "Int", int64: "Long", bool_: "Bool"}
+CPP_TYPE_NAMES = {float16: "c10::Half", float32: "float", float64: "double", int32: "int", int64: "long int",
+                  bool_: "bool"}
+
+
 def is_floating(dtype):
     return dtype.kind == "f"
 

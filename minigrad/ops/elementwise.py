@@ -45,11 +45,24 @@ class Sub(Node):
         return grad, (-grad if self.alpha == 1 else grad * -self.alpha)
 
 
-class Rsub(Sub):
-    """z = c - alpha * x for a number c (``2 - x``)        as Sub; PyTorch records it as rsub"""
+class Rsub(Node):
+    """z = c - alpha * x for a number c (``2 - x``)        grad_x = -alpha * grad
+
+    PyTorch's rsub(Tensor, Scalar): the number is a parameter, not an input, so the node has
+    one edge.
+    """
+
+    saved_params = ("alpha",)
 
     def name(self):
         return "RsubBackward1"
+
+    def forward(self, x, other, alpha=1):
+        self.alpha = alpha
+        return other - x if alpha == 1 else other - alpha * x
+
+    def backward(self, grad):
+        return -grad if self.alpha == 1 else grad * -self.alpha
 
 
 class Mul(Node):
@@ -155,11 +168,30 @@ class PowTensor(Node):
         return grad_x, grad_y
 
 
-class PowScalarBase(PowTensor):
-    """z = c ** y for a number c (``2 ** x``)        as PowTensor; PyTorch's pow(Scalar, Tensor)"""
+class PowScalarBase(Node):
+    """z = c ** y for a number c (``2 ** x``)        grad_y = grad * z * log(c)  (0 where c == 0)
+
+    PyTorch's pow(Scalar, Tensor): the number is a parameter, so the node has one edge.
+    """
+
+    may_warn = True
+
+    saves = ("exponent", "result")
+    input_names = ("exponent",)
 
     def name(self):
         return "PowBackward2"
+
+    def forward(self, y, base):
+        self.base = base
+        return base ** y
+
+    def backward(self, grad):
+        _, z = self.saved_tensors
+        if self.base == 0:
+            return grad * 0  # PyTorch's convention: d/dy 0**y taken as 0
+        with np.errstate(invalid="ignore"):  # a negative base: nan, as in PyTorch
+            return grad * z * float(np.log(self.base))
 
 
 # --- functions of one variable ----------------------------------------------------------
@@ -387,8 +419,11 @@ def add(input, other, *, alpha=1):
 
 def sub(input, other, *, alpha=1):
     """Elementwise ``input - alpha * other``, with broadcasting."""
+    if isinstance(input, Tensor):
+        return _binary(Sub, input, other, alpha=alpha)
     # A number on the left only comes from ``2 - x`` (Tensor.__rsub__), which PyTorch records as rsub.
-    return _binary(Sub if isinstance(input, Tensor) else Rsub, input, other, alpha=alpha)
+    number, tensor = promote(input, other)
+    return Rsub.apply(tensor, other=number._data, alpha=alpha)
 
 
 def mul(input, other):
@@ -425,7 +460,8 @@ def pow(input, exponent):
     A number exponent gives PowBackward0, a tensor one PowBackward1, a number base (``2 ** x``) PowBackward2.
     """
     if not isinstance(input, Tensor):  # ``2 ** x`` (Tensor.__rpow__)
-        return _binary(PowScalarBase, input, exponent)
+        base, exponent = promote(input, exponent)
+        return PowScalarBase.apply(exponent, base=base._data)
     if isinstance(exponent, Tensor):
         return _binary(PowTensor, input, exponent)
     if dtypes.is_floating(input.dtype) or isinstance(exponent, (int, np.integer)):

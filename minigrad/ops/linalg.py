@@ -9,7 +9,8 @@ import numpy as np
 
 from .. import messages
 from ..function import Node
-from .operands import promote
+from ..dtypes import CPP_TYPE_NAMES, SCALAR_TYPE_NAMES
+from .operands import as_tensor
 from .shape import _squeeze_, _unsafe_view, broadcast_shapes
 
 
@@ -97,34 +98,48 @@ class Addmm(Node):
                 _mat2_grad(m1, grad, self.mat2_transposed) if self.needs_input_grad[2] else None)
 
 
+def _tensors(a, b):
+    """Matrix products take tensors only, and never promote: mixed dtypes are an error, as in PyTorch."""
+    return as_tensor(a), as_tensor(b)
+
+
 def mm(input, mat2):
     """Matrix times matrix (2-D only): ``MmBackward0``."""
-    a, b = promote(input, mat2)
+    a, b = _tensors(input, mat2)
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(messages.MATMUL_SHAPES.format(r1=a.shape[0], c1=a.shape[1], r2=b.shape[0], c2=b.shape[1]))
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_TYPE_NAMES[a.dtype]} != "
+                           f"{CPP_TYPE_NAMES[b.dtype]}")
     return MatMul.apply(a, b)
 
 
 def mv(input, vec):
     """Matrix times vector: ``MvBackward0``."""
-    a, b = promote(input, vec)
+    a, b = _tensors(input, vec)
     if a.ndim != 2 or b.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {a.ndim}, {b.ndim}")
     if a.shape[1] != b.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({a.shape[0]}), mat ({a.shape[0]}x{a.shape[1]}), "
                            f"vec ({b.shape[0]})")
+    if a.dtype != b.dtype:  # PyTorch's mv is addmv into a result of the vector's dtype: three names
+        names = SCALAR_TYPE_NAMES[b.dtype], SCALAR_TYPE_NAMES[a.dtype], SCALAR_TYPE_NAMES[b.dtype]
+        raise RuntimeError("addmv input tensors must have the same dtype, but got {}, {}, and {}".format(*names))
     return MatMul.apply(a, b)
 
 
 def dot(input, other):
     """Vector times vector, a 0-d result: ``DotBackward0``."""
-    a, b = promote(input, other)
+    a, b = _tensors(input, other)
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {SCALAR_TYPE_NAMES[a.dtype]} "
+                           f"and {SCALAR_TYPE_NAMES[b.dtype]}")
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
                            f"the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements respectively")
@@ -133,7 +148,7 @@ def dot(input, other):
 
 def bmm(input, mat2):
     """A batch of matrix products, (b, n, m) @ (b, m, p): ``BmmBackward0``."""
-    a, b = promote(input, mat2)
+    a, b = _tensors(input, mat2)
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b.ndim != 3:
@@ -141,6 +156,8 @@ def bmm(input, mat2):
     if (b.shape[0], b.shape[1]) != (a.shape[0], a.shape[2]):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {SCALAR_TYPE_NAMES[a.dtype]} but found {SCALAR_TYPE_NAMES[b.dtype]}")
     return MatMul.apply(a, b)
 
 
@@ -156,7 +173,7 @@ def matmul(input, other):
     >>> a @ minigrad.tensor([1.0, 1.0])
     tensor([3., 7.])
     """
-    a, b = promote(input, other)
+    a, b = _tensors(input, other)
     dim1, dim2 = a.ndim, b.ndim
     if dim1 == 0 or dim2 == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {dim1}D and {dim2}D")
@@ -226,4 +243,5 @@ def _batched(a, b):
 
 
 def outer(input, other):
-    return input.unsqueeze(-1) * other
+    """The outer product of two vectors: a column times a row, as PyTorch writes it."""
+    return input.reshape(-1, 1) * other

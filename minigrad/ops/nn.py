@@ -11,7 +11,7 @@ from .. import messages
 from ..function import Node
 from ..tensor import Tensor
 from .linalg import Addmm
-from .operands import normalize_dim, promote
+from .operands import normalize_dim
 
 
 def _stable_softmax(x, dim):
@@ -160,11 +160,26 @@ def cross_entropy(input, target, reduction="mean"):
 
 
 def linear(input, weight, bias=None):
-    """``input @ weight.T + bias``: what ``nn.Linear`` computes."""
-    if bias is not None and input.ndim == 2:
-        input, weight = promote(input, weight)
-        return Addmm.apply(bias.to(input.dtype), input, weight.t())
-    out = input @ weight.t()
-    return out if bias is None else out + bias
+    """``input @ weight.T + bias``: what ``nn.Linear`` computes, recorded as PyTorch records it.
+
+    With a bias, a 2-D input is one ``addmm`` (``AddmmBackward0``); a contiguous input of other
+    dims is viewed as 2-D for that ``addmm`` and the result viewed back. Otherwise it is
+    ``matmul``, then the bias added in place.
+    """
+    if bias is None:
+        return input @ weight.t()
+    if input.ndim == 2 or (input.is_contiguous() and bias.is_contiguous()):
+        # PyTorch's addmm checks, in its order and words (it never promotes).
+        if bias.dtype != weight.dtype:
+            raise RuntimeError("self and mat2 must have the same dtype, but got "
+                               f"{dtypes.SCALAR_TYPE_NAMES[bias.dtype]} and {dtypes.SCALAR_TYPE_NAMES[weight.dtype]}")
+        if input.dtype != weight.dtype:
+            raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
+                               f"{dtypes.SCALAR_TYPE_NAMES[input.dtype]} and {dtypes.SCALAR_TYPE_NAMES[weight.dtype]}")
+        if input.ndim == 2:
+            return Addmm.apply(bias, input, weight.t())
+        rows = Addmm.apply(bias, input.view(-1, input.shape[-1]), weight.t())
+        return rows.view(*input.shape[:-1], weight.shape[0])
+    return (input @ weight.t()).add_(bias)
 
 

@@ -315,3 +315,29 @@ def test_saved_values_are_those_at_forward_time():
     node = (x * w).grad_fn
     np.testing.assert_array_equal(node._saved_self.detach().numpy(), [1.0, 2.0])
     np.testing.assert_array_equal(node._saved_other.detach().numpy(), [3.0, 4.0])
+
+
+SMALL_EXPRESSIONS = ["2 + x", "x + 2", "2 - x", "x - 2", "2 * x", "2 / x", "x / 2", "2 ** x", "x ** 2", "-x",
+             "2.5 - x.sum()", "0.5 ** (x * 3)", "1 / (2 - x)", "x.outer(x).sum(0)"]
+
+
+def _walk(node):
+    if node is None:
+        return None
+    return (node.name(), tuple(_walk(child) for child, _ in node.next_functions))
+
+
+@pytest.mark.parametrize("expression", SMALL_EXPRESSIONS)
+def test_small_expressions_make_pytorchs_graph_node_for_node(expression, torch):
+    # A number is a parameter of the node (rsub, pow(Scalar, Tensor)) or a constant input
+    # without an edge (add, mul, div), the way PyTorch records each; outer is a view times a row.
+    def run(lib):
+        x = lib.tensor([0.5, 2.0], requires_grad=True)
+        out = eval(expression, {"x": x})
+        (grad,) = lib.autograd.grad(out.sum(), x)
+        return _walk(out.grad_fn), out.tolist(), grad.tolist()
+
+    mine, theirs = run(minigrad), run(torch)
+    assert mine[0] == theirs[0]
+    np.testing.assert_allclose(mine[1], theirs[1], rtol=1e-6)
+    np.testing.assert_allclose(mine[2], theirs[2], rtol=1e-6)

@@ -72,3 +72,32 @@ def test_the_functions_matmul_is_built_from_refuse_like_pytorchs(torch):
         return found
 
     assert errors(minigrad) == errors(torch)
+
+
+DTYPE_MIXES = {
+    "mm": lambda lib, f, d: f.mm(d[:3, :2]),
+    "mm, shapes wrong too": lambda lib, f, d: f.mm(d),
+    "matmul of an int and a float": lambda lib, f, d: f @ d[:3, :2].long(),
+    "mv": lambda lib, f, d: f.mv(d[:3, 0]),
+    "mv, shapes wrong too": lambda lib, f, d: f.mv(d[:, 0]),
+    "bmm": lambda lib, f, d: f[None].bmm(d[None, :3, :2]),
+    "bmm, shapes wrong too": lambda lib, f, d: f[None].bmm(d[None]),
+    "dot": lambda lib, f, d: f[0].dot(d[:3, 0]),
+    "dot, shapes wrong too": lambda lib, f, d: f[0].dot(d[:, 0]),
+    "linear: bias and weight": lambda lib, f, d: lib.nn.functional.linear(f, d[:2, :3], f[:, 0]),
+    "linear: input and weight": lambda lib, f, d: lib.nn.functional.linear(d[:2, :3], f, f[:, 0]),
+    "linear without bias": lambda lib, f, d: lib.nn.functional.linear(f, d[:2, :3]),
+    "batched linear: input and weight": lambda lib, f, d: lib.nn.functional.linear(f[None], d[:2, :3], d[:2, 0]),
+    "batched linear: bias and weight": lambda lib, f, d: lib.nn.functional.linear(f[None], d[:2, :3], f[:, 0]),
+}
+
+
+@pytest.mark.parametrize("make", DTYPE_MIXES.values(), ids=DTYPE_MIXES.keys())
+def test_matrix_products_refuse_mixed_dtypes_in_pytorchs_words(make, torch):
+    def error(lib):
+        f, d = lib.ones(2, 3), lib.ones(4, 3, dtype=lib.float64)
+        with pytest.raises(RuntimeError) as info:
+            make(lib, f, d)
+        return str(info.value).split("\n\nIn plain words:")[0]
+
+    assert error(minigrad) == error(torch)

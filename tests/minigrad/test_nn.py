@@ -447,3 +447,35 @@ def test_mse_loss_with_mismatched_shapes_warns_like_torch_and_broadcasts():
     assert [str(w.message) for w in m_warn] == [as_minigrad(str(w.message)) for w in t_warn]
     assert m_warn[0].filename == __file__
     close(m_loss, t_loss, rtol=1e-12)
+
+
+def _walk(node):
+    if node is None:
+        return None
+    return (node.name(), tuple(_walk(child) for child, _ in node.next_functions))
+
+
+LINEAR_CASES = [(shape, contiguous, bias) for shape in [(3,), (2, 3), (1, 2, 3), (4, 5, 3), (2, 4, 5, 3)]
+                for contiguous in ((True, False) if len(shape) >= 2 else (True,)) for bias in (True, False)]
+
+
+@pytest.mark.parametrize("shape, contiguous, bias", LINEAR_CASES)
+def test_linear_records_pytorchs_graph_for_every_input_shape(shape, contiguous, bias, torch):
+    # With a bias PyTorch views a contiguous input as 2-D for one addmm and views the result back;
+    # a non-contiguous one goes through matmul and an in-place add.
+    def run(lib):
+        x = lib.tensor(np.arange(float(np.prod(shape))).reshape(shape) / 3)
+        if not contiguous:
+            x = x.transpose(0, -1).contiguous().transpose(0, -1)  # the same values, not in C order
+        x.requires_grad_()
+        w = lib.tensor(np.arange(6.0).reshape(2, 3) / 5, requires_grad=True)
+        b = lib.tensor(np.array([0.5, -1.0]), requires_grad=True) if bias else None
+        out = lib.nn.functional.linear(x, w, b)
+        out.sum().backward()
+        grads = [x.grad.numpy(), w.grad.numpy()] + ([b.grad.numpy()] if bias else [])
+        return _walk(out.grad_fn), out._version, tuple(out.shape), grads
+
+    mine, theirs = run(minigrad), run(torch)
+    assert mine[:3] == theirs[:3]
+    for got, expected in zip(mine[3], theirs[3]):
+        np.testing.assert_allclose(got, expected, rtol=1e-12)

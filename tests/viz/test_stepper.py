@@ -39,7 +39,7 @@ def diamond_with_retain_grad():
 
 
 def layer_with_broadcast():
-    X = minigrad.tensor(np.arange(8.0).reshape(4, 2) / 8)  # data: needs no gradient
+    X = minigrad.tensor(np.arange(8.0, dtype=np.float32).reshape(4, 2) / 8)  # data: needs no gradient
     W = minigrad.tensor([[0.1, -0.2, 0.3], [0.4, 0.5, -0.6]], requires_grad=True)
     b = minigrad.tensor([0.01, 0.02, 0.03], requires_grad=True)
     z = (X @ W + b).tanh()
