@@ -275,6 +275,15 @@ def _incoming_gradient(rng, shape):
     return np.round(rng.choice([-1.0, 1.0], size=shape) * rng.uniform(0.5, 1.5, size=shape), 1)
 
 
+def _output_dtypes(node, count):
+    """The dtypes the engine hands ``node``'s backward its gradients in: its outputs' (matrix
+    products refuse mixed dtypes). A built-in op's output has the dtype of its floating inputs."""
+    if isinstance(node, BackwardCFunction):
+        return [dtype for _, dtype in node._output_meta]
+    floating = [dtype for _, dtype in node._input_meta if dtype.kind == "f"]
+    return [floating[0] if floating else None] * count
+
+
 def _run_backward(node, cotangents):
     """What the node's backward returns for ``cotangents``: one entry per input of forward.
 
@@ -283,11 +292,8 @@ def _run_backward(node, cotangents):
     (wrong count, unreduced shapes) is seen before anything fixes it up.
     """
     custom = isinstance(node, BackwardCFunction)
-    # In the dtype the engine would hand over, the output's: matrix products refuse mixed dtypes.
-    dtypes = ([dtype for _, dtype in node._output_meta] if custom
-              else [next((d for _, d in node._input_meta if d.kind == "f"), np.dtype(np.float64))] * len(cotangents))
     grads = [None if v is None else minigrad.from_numpy(v.astype(dtype or v.dtype))
-             for v, dtype in zip(cotangents, dtypes)]
+             for v, dtype in zip(cotangents, _output_dtypes(node, len(cotangents)))]
     with minigrad.no_grad(), np.errstate(all="ignore"):
         if not custom:
             result = node.backward(*grads)

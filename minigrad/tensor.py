@@ -102,7 +102,7 @@ class Tensor:
     # --- requires_grad and .grad ------------------------------------------------
     @property
     def requires_grad(self):
-        if self._base is not None and self._version_counter.value != self._graph_version:
+        if self._base is not None:
             self._refresh_view()  # its base may have come to require grad through an in-place op
         return self._requires_grad
 
@@ -193,7 +193,7 @@ class Tensor:
     # --- the graph ------------------------------------------------------------------
     def _gradient_edge(self):
         """Where a gradient for this tensor goes: ``(node, output_nr)``, as PyTorch's Edge."""
-        if self._base is not None and self._version_counter.value != self._graph_version:
+        if self._base is not None:
             self._refresh_view()
         node = self._grad_fn
         if node is not None:
@@ -207,16 +207,18 @@ class Tensor:
 
         Its old ``grad_fn`` describes values it no longer has. As PyTorch does, the view is
         re-read from its base's current graph: ``AsStridedBackward0`` (see ops/view_inplace.py).
-        Done when the view is next used or its ``grad_fn`` is read.
+        Done when the view is next used or its ``grad_fn`` is read; a view still up to date
+        is left alone.
         """
-        from .ops.view_inplace import regenerate_view
+        if self._version_counter.value != self._graph_version:
+            from .ops.view_inplace import regenerate_view
 
-        regenerate_view(self)
+            regenerate_view(self)
 
     @property
     def grad_fn(self):
         """The node that made this tensor (None for a leaf); its backward continues the chain rule."""
-        if self._base is not None and self._version_counter.value != self._graph_version:
+        if self._base is not None:
             self._refresh_view()
         return self._grad_fn
 

@@ -19,7 +19,7 @@ def _binary(node_class, a, b, **params):
     try:
         return node_class.apply(a, b, **params)
     except ValueError:
-        raise broadcast_error(a, b) from None
+        raise broadcast_error(a.shape, b.shape) from None
 
 
 # --- arithmetic ---------------------------------------------------------------------
@@ -527,7 +527,7 @@ def where(condition, input, other):
     try:
         np.broadcast_shapes(cond.shape, a.shape, b.shape)
     except ValueError:
-        raise broadcast_error(a, b) from None
+        raise broadcast_error(a.shape, b.shape) from None
     return Where.apply(a, b, condition=cond.astype(bool))
 
 
@@ -543,7 +543,7 @@ def _compare(ufunc):
         try:
             return Tensor._wrap(ufunc(a._data, b._data))
         except ValueError:
-            raise broadcast_error(a, b) from None
+            raise broadcast_error(a.shape, b.shape) from None
 
     op.__name__ = ufunc.__name__
     return op

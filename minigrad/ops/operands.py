@@ -37,16 +37,16 @@ def promote(a, b):
     return as_tensor(a, dtype), as_tensor(b, dtype)
 
 
-def broadcast_error(a, b):
-    """PyTorch's message for shapes that do not broadcast."""
-    sa, sb = a.shape[::-1], b.shape[::-1]
+def broadcast_error(shape_a, shape_b):
+    """PyTorch's message for two shapes that do not broadcast."""
+    sa, sb = tuple(shape_a)[::-1], tuple(shape_b)[::-1]
     for i in range(max(len(sa), len(sb))):
         da = sa[i] if i < len(sa) else 1
         db = sb[i] if i < len(sb) else 1
         if da != db and da != 1 and db != 1:
             dim = max(len(sa), len(sb)) - 1 - i
             return RuntimeError(messages.BROADCAST_SHAPES.format(a=da, b=db, dim=dim))
-    return RuntimeError(f"shapes {list(a.shape)} and {list(b.shape)} cannot be broadcast")
+    return RuntimeError(f"shapes {list(shape_a)} and {list(shape_b)} cannot be broadcast")
 
 
 def normalize_dim(dim, ndim):

@@ -333,16 +333,13 @@ def _unsafe_view(input, shape):
 
 def broadcast_shapes(*shapes):
     """The shape that ``shapes`` broadcast to, or PyTorch's error naming the first clash."""
-    try:
-        return tuple(np.broadcast_shapes(*shapes))
-    except ValueError:
-        result = ()
-        for shape in shapes:
-            try:
-                result = np.broadcast_shapes(result, shape)
-            except ValueError:
-                raise broadcast_error(np.empty(result, dtype=bool), np.empty(shape, dtype=bool)) from None
-        raise
+    result = ()
+    for shape in shapes:
+        try:
+            result = np.broadcast_shapes(result, shape)
+        except ValueError:
+            raise broadcast_error(result, shape) from None
+    return tuple(result)
 
 
 def unsqueeze(input, dim):

@@ -12,6 +12,7 @@ import pytest
 import minigrad
 from minigrad import nn
 from minigrad.nn import functional as F
+from torch_parity import graph_names, pytorch_part
 
 if os.environ.get("MINIGRAD_REQUIRE_TORCH") == "1":
     import torch
@@ -28,7 +29,7 @@ def error_text(fn):
     try:
         fn()
     except Exception as e:  # noqa: BLE001  (the type is part of the text compared)
-        return f"{type(e).__name__}: {str(e).split(chr(10) + chr(10) + 'In plain words:')[0]}"
+        return f"{type(e).__name__}: {pytorch_part(e)}"
     return "no error"
 
 
@@ -449,12 +450,6 @@ def test_mse_loss_with_mismatched_shapes_warns_like_torch_and_broadcasts():
     close(m_loss, t_loss, rtol=1e-12)
 
 
-def _walk(node):
-    if node is None:
-        return None
-    return (node.name(), tuple(_walk(child) for child, _ in node.next_functions))
-
-
 LINEAR_CASES = [(shape, contiguous, bias) for shape in [(3,), (2, 3), (1, 2, 3), (4, 5, 3), (2, 4, 5, 3)]
                 for contiguous in ((True, False) if len(shape) >= 2 else (True,)) for bias in (True, False)]
 
@@ -473,7 +468,7 @@ def test_linear_records_pytorchs_graph_for_every_input_shape(shape, contiguous, 
         out = lib.nn.functional.linear(x, w, b)
         out.sum().backward()
         grads = [x.grad.numpy(), w.grad.numpy()] + ([b.grad.numpy()] if bias else [])
-        return _walk(out.grad_fn), out._version, tuple(out.shape), grads
+        return graph_names(out.grad_fn), out._version, tuple(out.shape), grads
 
     mine, theirs = run(minigrad), run(torch)
     assert mine[:3] == theirs[:3]
