@@ -6,6 +6,7 @@
   classroom/kernels.py explains this; here nbval's kernel manager gets the same socket options
   as the grader's kernels.
 - The ``chromium`` fixture for the tests that drive a real browser (tests/browser, tests/book).
+- The ``torch`` fixture: PyTorch as the oracle (tests/minigrad, tests/differential).
 
 It lives at the top (not in tests/) because a conftest.py in tests/ would put tests/ on
 sys.path, where tests/viz and tests/minigrad could pass for the real packages.
@@ -66,3 +67,13 @@ def chromium():
             pytest.fail(f"MINIGRAD_REQUIRE_BROWSER=1, but {why}", pytrace=False)
         pytest.skip(f"no real browser: {why}")
     return {"executable_path": path, "args": CHROMIUM_ARGS, "headless": True}
+
+
+@pytest.fixture
+def torch():
+    """PyTorch as the oracle (skipped if missing, unless MINIGRAD_REQUIRE_TORCH=1)."""
+    if os.environ.get("MINIGRAD_REQUIRE_TORCH") == "1":
+        import torch
+
+        return torch
+    return pytest.importorskip("torch")
