@@ -19,6 +19,8 @@ from .ops import (
     minimum, mm, mul, mv, ne, neg, norm, outer, permute, pow, relu, reshape, sigmoid, sign, sin, softmax,
     sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze, var, where,
 )
+from .printing import set_printoptions
+from .size import Size
 from .tensor import Tensor
 from . import autograd, nn, optim  # noqa: E402  (they build on everything above)
 

@@ -325,7 +325,7 @@ class Node:
         return ref() if ref is not None else None
 
     def __repr__(self):
-        return f"<{self.name()} object>"
+        return f"<{self.name()} object at {id(self):#x}>"  # PyTorch's repr, address included
 
 
 class AccumulateGrad(Node):
@@ -343,7 +343,7 @@ class AccumulateGrad(Node):
         self.variable = variable
 
     def __repr__(self):
-        return "<AccumulateGrad object>"  # PyTorch shows the class name here, not name()
+        return f"<AccumulateGrad object at {id(self):#x}>"  # PyTorch shows the class name here, not name()
 
     def name(self):
         return "torch::autograd::AccumulateGrad"

@@ -15,6 +15,7 @@ import numpy as np
 from . import dtypes, messages
 from .function import AccumulateGrad, RemovableHandle
 from .grad_mode import _state
+from .size import shape_of
 
 
 class _VersionCounter:
@@ -60,7 +61,8 @@ class Tensor:
     # --- what a tensor is -------------------------------------------------------
     @property
     def shape(self):
-        return self._data.shape
+        """The size of each dimension, a ``minigrad.Size`` (a tuple)."""
+        return shape_of(self._data)
 
     @property
     def ndim(self):
@@ -72,7 +74,9 @@ class Tensor:
 
     def size(self, dim=None):
         """The shape, or the length of one dimension."""
-        return self._data.shape if dim is None else self._data.shape[dim]
+        if dim is None:
+            return shape_of(self._data)
+        return self._data.shape[ops.operands.normalize_dim(dim, self._data.ndim)[0]]
 
     def dim(self):
         return self._data.ndim

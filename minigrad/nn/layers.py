@@ -36,7 +36,7 @@ class Linear(Module):
     >>> layer
     Linear(in_features=3, out_features=2, bias=True)
     >>> layer(minigrad.ones(4, 3)).shape
-    (4, 2)
+    minigrad.Size([4, 2])
     """
 
     def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
@@ -124,7 +124,7 @@ class Sequential(Module):
       (1): ReLU()
     )
     >>> model(minigrad.ones(1, 2)).shape
-    (1, 3)
+    minigrad.Size([1, 3])
     """
 
     def __init__(self, *args):

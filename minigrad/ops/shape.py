@@ -234,7 +234,7 @@ def view(input, *shape):
 
     >>> import minigrad
     >>> minigrad.arange(6.0).view(3, 2).shape
-    (3, 2)
+    minigrad.Size([3, 2])
     """
     shape = _sizes(shape)
     if not (input._data.flags.c_contiguous or _reshaped_without_copy(input._data, shape)):
