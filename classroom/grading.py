@@ -17,6 +17,7 @@ student reads; ``report.to_dict()`` is the same as data).
 
 import atexit
 import copy
+import json
 import re
 import tempfile
 import textwrap
@@ -26,7 +27,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import kernels
+from . import integrity, kernels, sandbox as sandboxing
 from . import nbgrader_format as nbf
 
 DEFAULT_TIMEOUT = 60  # seconds per cell; nbgrader's default is 30
@@ -73,7 +74,9 @@ class Report:
         tests: one :class:`TestResult` per test cell, in notebook order.
         manual: ``(grade_id, max_points)`` of the cells a person grades.
         notes: other things the student or teacher should know (errors in answer cells,
-            test cells put back, a kernel that died).
+            test cells put back, a kernel that died, a sandbox layer missing).
+        flags: why the submission must be reviewed by a person (the grading machinery was
+            changed, the code exited, ...); a flagged submission scores 0 until then.
     """
 
     source: str
@@ -81,11 +84,17 @@ class Report:
     tests: list = field(default_factory=list)
     manual: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    flags: list = field(default_factory=list)
+
+    @property
+    def earned(self):
+        """Points the test cells gave, flagged or not."""
+        return sum(t.points for t in self.tests)
 
     @property
     def score(self):
-        """Points scored in the test cells."""
-        return sum(t.points for t in self.tests)
+        """Points scored in the test cells; 0 while the submission is flagged for review."""
+        return 0.0 if self.flags else self.earned
 
     @property
     def max_score(self):
@@ -102,6 +111,7 @@ class Report:
             "tests": [asdict(t) for t in self.tests],
             "manual": [{"grade_id": g, "max_points": p} for g, p in self.manual],
             "notes": list(self.notes),
+            "flagged": list(self.flags),
         }
 
     def __str__(self):
@@ -125,8 +135,14 @@ class Report:
             lines.append("  notes:")
             for note in self.notes:
                 lines.extend(_wrapped(note, "    ", first="  - "))
+        if self.flags:
+            lines.append("")
+            lines.append(f"  FLAGGED FOR REVIEW (the tests gave {_num(self.earned)}; no marks until a person "
+                         "has looked):")
+            for flag in self.flags:
+                lines.extend(_wrapped(flag, "    ", first="  - "))
         lines.append("")
-        lines.append(f"  score: {_num(self.score)}/{_num(self.max_score)}")
+        lines.append(f"  score: {_num(self.score)}/{_num(self.max_score)}" + (" (flagged)" if self.flags else ""))
         return "\n".join(lines)
 
 
@@ -246,44 +262,131 @@ def _fit_type(cell):
 
 # --- 2. running it ---------------------------------------------------------------------
 
+TOTAL_TIMEOUT = 900  # seconds a whole notebook may run
+MAX_OUTPUT = 8 << 20  # bytes of output a notebook may produce (the rest is dropped)
+GRACE = 5  # seconds a kernel gets to stop after an interrupt before it is killed
+GUARD = "minigrad_guard"  # metadata key of the cells the grader adds (see integrity.py)
 
-def execute(nb, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None):
+
+class Run:
+    """What happened while a notebook ran (filled in by :func:`execute`).
+
+    Attributes:
+        timed_out: indices of the cells stopped by the per-cell timeout.
+        died: why the kernel ended early (the cells after that did not run), or None.
+        replies: ``{cell index: execute_reply content}``: status, ename, evalue.
+        output_cut: True when output past ``max_output`` was dropped.
+    """
+
+    def __init__(self):
+        self.timed_out, self.died, self.replies, self.output_cut = set(), None, {}, False
+
+
+def _client_class():
+    from nbclient import NotebookClient
+    from nbclient.exceptions import DeadKernelError
+    from nbformat.v4 import new_output
+
+    class GradingClient(NotebookClient):
+        """nbclient's, with the grader's limits: kill a kernel that ignores an interrupt or runs past
+        the notebook's total time, cap the output, and run some cells without history."""
+
+        run, deadline, max_output, output_bytes = None, None, MAX_OUTPUT, 0
+
+        async def async_execute_cell(self, cell, cell_index, execution_count=None, store_history=True):
+            if cell.metadata.get(GUARD, {}).get("no_history"):
+                store_history = False
+            return await super().async_execute_cell(cell, cell_index, execution_count, store_history)
+
+        async def _async_handle_timeout(self, timeout, cell=None):
+            from time import monotonic
+
+            if self.deadline is not None and monotonic() >= self.deadline - 0.5:
+                why = (f"the notebook ran longer than {self.total_timeout} s in total; the grader stopped it "
+                       "there, and the cells after that did not run")
+                return await self._kill(why)
+            reply = await super()._async_handle_timeout(timeout, cell)
+            try:  # the interrupted cell's own reply shows that the kernel listened
+                await self.kc.shell_channel.get_msg(timeout=GRACE)
+            except Exception:
+                return await self._kill(f"a cell ran longer than {timeout} s and did not stop when interrupted; "
+                                        "the grader killed the kernel, and the cells after it did not run")
+            return reply
+
+        async def _kill(self, why):
+            self.run.died = why
+            await self.km.kill_kernel()
+            raise DeadKernelError(why)
+
+        def output(self, outs, msg, display_id, cell_index):
+            size = len(json.dumps(msg.get("content", {})))
+            if msg["msg_type"] != "error":
+                self.output_bytes += size
+                if self.output_bytes > self.max_output:
+                    if not self.run.output_cut:
+                        self.run.output_cut = True
+                        outs.append(new_output("stream", name="stdout", text=(
+                            f"\n[the grader dropped the output from here on: more than "
+                            f"{self.max_output >> 20} MB]\n")))
+                    return None
+            return super().output(outs, msg, display_id, cell_index)
+
+    return GradingClient
+
+
+def execute(nb, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None, sandbox=None,
+            total_timeout=TOTAL_TIMEOUT, max_output=MAX_OUTPUT):
     """Runs every code cell of ``nb`` in place, in a fresh kernel, going on after errors.
 
     Args:
         nb: the notebook; outputs are replaced by the new ones.
-        timeout: seconds one cell may run; then it is interrupted and the next cell runs.
+        timeout: seconds one cell may run; then it is interrupted and the next cell runs. A cell
+            that does not stop within a few seconds of the interrupt ends the run.
         cwd: the kernel's working folder (the submission's, so relative paths work).
         kernel_name: a Jupyter kernel's name, or None for the Python running the grader.
+        sandbox: a :class:`classroom.sandbox.Sandbox` to start the kernel in (then ``cwd`` and
+            ``kernel_name`` are not used), or None.
+        total_timeout: seconds the whole notebook may run.
+        max_output: bytes of output kept (errors are always kept).
 
     Returns:
-        ``(timed_out, died)``: the indices of the cells stopped by the timeout, and a message if
-        the kernel died (the cells after that did not run), else None.
+        A :class:`Run`.
     """
-    from nbclient import NotebookClient
+    from time import monotonic
+
     from nbclient.exceptions import DeadKernelError
 
-    timed_out = set()
+    run = Run()
 
     def after_cell(cell, cell_index, execute_reply):
-        if execute_reply.get("content", {}).get("ename") == TIMEOUT_ENAME:
-            timed_out.add(cell_index)
+        content = (execute_reply or {}).get("content", {})
+        run.replies[cell_index] = {k: content.get(k) for k in ("status", "ename", "evalue")}
+        if content.get("ename") == TIMEOUT_ENAME:
+            run.timed_out.add(cell_index)
 
     started = []  # the kernel answered and the first cell may run
 
     def on_start(notebook):
         started.append(True)
+        client.deadline = monotonic() + total_timeout
 
+    def cell_timeout(cell):
+        left = (client.deadline - monotonic()) if client.deadline else timeout
+        return max(1, int(min(timeout, left) + 0.999))
+
+    folder = str(sandbox.folder) if sandbox else str(cwd or Path.cwd())
     for attempt in range(1, STARTUP_ATTEMPTS + 1):
         for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.outputs, cell.execution_count = [], None
-        client = NotebookClient(
-            nb, km=kernels.kernel_manager(kernel_name), timeout=timeout, allow_errors=True,
+        km = sandbox.kernel_manager() if sandbox else kernels.kernel_manager(kernel_name)
+        client = _client_class()(
+            nb, km=km, timeout=timeout, timeout_func=cell_timeout, allow_errors=True,
             interrupt_on_timeout=True, startup_timeout=120, on_notebook_start=on_start,
             error_on_timeout={"ename": TIMEOUT_ENAME, "evalue": f"ran longer than {timeout} s", "traceback": []},
-            on_cell_executed=after_cell, resources={"metadata": {"path": str(cwd or Path.cwd())}},
+            on_cell_executed=after_cell, resources={"metadata": {"path": folder}},
         )
+        client.run, client.max_output, client.total_timeout = run, max_output, total_timeout
         with tempfile.TemporaryFile("w+") as log:
             try:
                 # The kernel's own log (ipykernel's startup warnings) goes to a file, not the report;
@@ -291,8 +394,10 @@ def execute(nb, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None):
                 client.execute(cleanup_kc=True, stderr=log, stdout=log)
             except RuntimeError as exc:  # DeadKernelError, or jupyter_client's "Kernel died before ..."
                 if started and isinstance(exc, DeadKernelError):
-                    return timed_out, ("the kernel died while running the notebook (too much memory, or the "
-                                       "code exited Python?); the cells after that did not run" + _tail(log))
+                    run.died = run.died or ("the kernel died while running the notebook (too much memory or CPU "
+                                            "time, or the code exited Python?); the cells after that did not run"
+                                            + _tail(log))
+                    return run
                 if started:
                     raise
                 # nbclient already shut this kernel down but left its exit-time cleanup registered.
@@ -302,7 +407,7 @@ def execute(nb, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None):
                     raise RuntimeError(f"the kernel did not start in {STARTUP_ATTEMPTS} attempts; "
                                        f"the last one: {exc}{_tail(log)}") from exc
                 continue
-        return timed_out, None
+        return run
 
 
 def _tail(log):
@@ -369,7 +474,7 @@ def explain_error(output, timeout=None):
     return "\n".join(lines)
 
 
-def score_cell(cell, max_points, *, timed_out=False, timeout=None):
+def score_cell(cell, max_points, *, timed_out=False, timeout=None, reply=None):
     """Scores one executed test cell by nbgrader's rule (``nbgrader.utils.determine_grade``).
 
     An error output, or any text on stderr, scores 0; otherwise the first result that reads as
@@ -382,12 +487,17 @@ def score_cell(cell, max_points, *, timed_out=False, timeout=None):
         max_points: what the cell is worth.
         timed_out: whether the cell was stopped by the timeout.
         timeout: the timeout in seconds (for the message).
+        reply: the kernel's reply to the cell (``status``, ``ename``, ``evalue``), if known: a
+            cell whose reply is an error fails even when no traceback was shown.
 
     Returns:
         ``(points, status, message)``.
     """
     if timed_out:
         return 0.0, "timeout", _timeout_message(timeout)
+    if reply and reply.get("status") == "error" and not any(o.output_type == "error" for o in cell.outputs):
+        what = f"{reply.get('ename')}: {reply.get('evalue')}" if reply.get("evalue") else str(reply.get("ename"))
+        return 0.0, "failed", f"{what} (the kernel reported this error, but no traceback was shown)"
     for output in cell.outputs:
         if output.output_type == "error":
             return 0.0, "failed", explain_error(output)
@@ -425,8 +535,8 @@ def _feedback(cell):
 def feedback_notebook(report, graded):
     """The graded notebook with the report in a first markdown cell: what a student gets back.
 
-    Note that it shows the test cells in full, hidden tests included (so does nbgrader's
-    feedback); hand back only the text report when the hidden tests must stay hidden.
+    ``graded`` is what :func:`grade` returns: its test cells show only their visible part, and
+    hidden test lines are cut from every output (nbgrader's feedback shows them in full).
     """
     nb = copy.deepcopy(graded)
     fence = "````"  # four: a report quoting ``` cannot close it
@@ -450,40 +560,124 @@ def read(path):
     return nbformat.read(str(path), as_version=4)
 
 
+def _read_source(source, name):
+    try:
+        return read(source)
+    except FileNotFoundError:
+        raise nbf.FormatError([f"{name} does not exist"], "the source") from None
+    except IsADirectoryError:
+        raise nbf.FormatError([f"{name} is a folder, not a notebook"], "the source") from None
+    except Exception as exc:
+        raise nbf.FormatError([f"{name} cannot be read as a notebook ({type(exc).__name__}: {exc})"],
+                              "the source") from None
+
+
+def _cell_label(cell, number):
+    """How a note names a cell: its grade id, else its first line of code."""
+    gid = nbf.grade_id(cell)
+    if gid:
+        return f"cell {number} ({'your answer ' if nbf.is_solution(cell) else ''}{gid!r})"
+    first = next((ln.strip() for ln in cell.source.splitlines() if ln.strip()), "")
+    return f"cell {number} (`{first[:60]}{'...' if len(first) > 60 else ''}`)"
+
+
+def _with_guards(nb, guard):
+    """The notebook to run: ``nb`` with the grader's integrity cells around the teacher's cells.
+
+    Returns:
+        ``(run_nb, nonces)``: the new notebook and ``{index in run_nb: nonce}`` of the checks.
+    """
+    def guard_cell(code, no_history=True):
+        cell = nbformat.v4.new_code_cell(code)
+        cell.metadata[GUARD] = {"no_history": no_history}
+        return cell
+
+    cells, nonces = [guard_cell(guard.prologue())], {}
+
+    def check():
+        code, nonce = guard.cell(check=True)
+        nonces[len(cells)] = nonce
+        cells.append(guard_cell(code))
+
+    for cell in nb.cells:
+        teacher_code = cell.cell_type == "code" and nbf.is_locked(cell)
+        if nbf.is_test(cell):
+            check()
+            cell.metadata[GUARD] = {"no_history": True, "test": True}  # hidden tests: never in In/_ih
+        cells.append(cell)
+        if teacher_code:
+            code, _ = guard.cell(names=integrity.defined_names(cell.source),
+                                 digest=integrity.digest(cell.source) if nbf.is_test(cell) else None)
+            cells.append(guard_cell(code))
+    check()
+    run_nb = copy.copy(nb)
+    run_nb.cells = cells
+    return run_nb, nonces
+
+
+def _student_facing(nb, hidden):
+    """The graded notebook as a student may see it: test cells as released, hidden lines cut out."""
+    for cell in nb.cells:
+        if nbf.is_test(cell):
+            cell.source = nbf.student_cell(cell).source.rstrip("\n") + "\n# (hidden tests ran here)"
+        for output in cell.get("outputs", []):
+            if "text" in output:
+                output.text = integrity.redact(output.text, hidden)
+            if output.get("output_type") == "error":
+                output.evalue = integrity.redact(output.evalue, hidden)
+                output.traceback = [integrity.redact(t, hidden) for t in output.traceback]
+            for mime, value in output.get("data", {}).items():
+                if mime.startswith("text/") and isinstance(value, str):
+                    output.data[mime] = integrity.redact(value, hidden)
+    return nb
+
+
 def grade(source, submission, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None,
-          source_name=None, submission_name=None):
+          source_name=None, submission_name=None, sandbox=True, limits=None,
+          total_timeout=TOTAL_TIMEOUT, max_output=MAX_OUTPUT):
     """Grades a submission against its source.
 
     Args:
         source: the source notebook, or its path.
         submission: the student's notebook, or its path.
         timeout: seconds one cell may run.
-        cwd: the kernel's working folder (default: the submission's folder, or the current one).
-        kernel_name: a Jupyter kernel's name, or None for the Python running the grader.
+        cwd: the kernel's working folder without the sandbox (default: the submission's folder).
+        kernel_name: a Jupyter kernel's name, or None for the Python running the grader (a
+            named kernel cannot be sandboxed: the report says so).
         source_name: how the report names the source (default: its path).
         submission_name: how the report names the submission (default: its path).
+        sandbox: run the kernel in a :class:`classroom.sandbox.Sandbox` (the default); False
+            runs it with the grader's rights, and the report says so.
+        limits: the sandbox's :class:`classroom.sandbox.Limits`.
+        total_timeout: seconds the whole notebook may run.
+        max_output: bytes of output kept.
 
     Returns:
-        ``(report, graded)``: the :class:`Report` and the executed notebook (what the tests
-        printed and drew is in its outputs).
+        ``(report, graded)``: the :class:`Report` and the executed notebook as the student may
+        see it (what the tests printed and drew, the hidden tests left out).
 
     A submission that cannot be read as a notebook scores 0, with a note saying why.
 
     Raises:
-        FormatError: the source is not a well-formed nbgrader notebook.
+        FormatError: the source is not a well-formed nbgrader notebook, or cannot be read.
+        SandboxUnavailable: ``MINIGRAD_REQUIRE_SANDBOX`` is set and a sandbox layer is missing.
     """
     if isinstance(source, (str, Path)):
         source_name = source_name or str(source)
-        source = read(source)
+        source = _read_source(source, source_name)
     nbf.check(source, f"the source {source_name or ''}".strip())
-    unreadable = None
+    unreadable, raw, filename = None, None, "submission.ipynb"
     if isinstance(submission, (str, Path)):
         submission_name = submission_name or str(submission)
         cwd = cwd or Path(submission).resolve().parent
+        filename = Path(submission).name
         try:
-            submission = read(submission)
+            raw = Path(submission).read_bytes()
+            submission = nbformat.reads(raw.decode("utf-8"), as_version=4)
         except Exception as exc:  # not JSON, not a notebook: the student still gets a report
             unreadable = f"the submission could not be read as a notebook ({type(exc).__name__}: {exc})"
+    else:
+        raw = nbformat.writes(submission).encode()
     report = Report(source=source_name or "source", submission=submission_name or "submission")
     if unreadable:
         report.notes.append(unreadable)
@@ -491,25 +685,63 @@ def grade(source, submission, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=
                         for i, c in enumerate(source.cells) if nbf.is_test(c)]
         return report, nbf.student_version(source)
     nb, report.notes = assemble(source, submission)
-    timed_out, died = execute(nb, timeout=timeout, cwd=cwd, kernel_name=kernel_name)
+    for number, cell in enumerate(nb.cells, start=1):
+        if cell.cell_type == "code" and not nbf.is_locked(cell):
+            for why in integrity.static_findings(cell.source):
+                report.flags.append(f"{_cell_label(cell, number)} {why}")
+    guard = integrity.Guard()
+    run_nb, nonces = _with_guards(nb, guard)
+    use_sandbox = sandbox and kernel_name is None
+    with sandboxing.Sandbox(filename, raw, limits=limits, enabled=use_sandbox) as box:
+        report.notes += box.warnings
+        run = execute(run_nb, timeout=timeout, cwd=cwd, kernel_name=kernel_name, sandbox=box if use_sandbox else None,
+                      total_timeout=total_timeout, max_output=max_output)
+    # The verdicts of the integrity checks that ran; then the grader's cells go.
+    seen = set()
+    for index, nonce in nonces.items():
+        cell = run_nb.cells[index]
+        if cell.execution_count is None and not cell.outputs:
+            continue  # the kernel died before it
+        for finding in guard.verdict(cell.outputs, nonce):
+            if finding not in seen:
+                seen.add(finding)
+                report.flags.append(f"the grading machinery was changed: {finding}")
+    replies = {}
+    kept = []
+    for index, cell in enumerate(run_nb.cells):
+        if GUARD in cell.metadata and not cell.metadata[GUARD].get("test"):
+            continue
+        cell.metadata.pop(GUARD, None)
+        replies[len(kept)] = run.replies.get(index)
+        if index in run.timed_out:
+            replies[len(kept)] = {"status": "timeout"}
+        kept.append(cell)
+    nb.cells = kept
+    hidden = integrity.hidden_lines(source)
     for index, cell in enumerate(nb.cells):
         number, gid = index + 1, nbf.grade_id(cell)
+        reply = replies.get(index) or {}
+        timed_out = reply.get("status") == "timeout"
+        if reply.get("ename") == "SystemExit" or any(o.get("ename") == "SystemExit" for o in cell.get("outputs", [])):
+            report.flags.append(f"{_cell_label(cell, number)}: the code called exit() (SystemExit)")
         if nbf.is_test(cell):
             max_points = nbf.points(cell)
-            if died and cell.execution_count is None and not cell.outputs:
+            if run.died and cell.execution_count is None and not cell.outputs:
                 report.tests.append(TestResult(gid, number, 0.0, max_points, "not run", "the kernel died before this cell"))
                 continue
-            got, status, message = score_cell(cell, max_points, timed_out=index in timed_out, timeout=timeout)
+            got, status, message = score_cell(cell, max_points, timed_out=timed_out, timeout=timeout, reply=reply)
             feedback, pictures = _feedback(cell)
-            report.tests.append(TestResult(gid, number, got, max_points, status, message, feedback, pictures))
+            report.tests.append(TestResult(gid, number, got, max_points, status, integrity.redact(message, hidden),
+                                           integrity.redact(feedback, hidden), pictures))
         elif nbf.is_manual(cell):
             report.manual.append((gid, nbf.points(cell)))
         elif cell.cell_type == "code":
             errors = [o for o in cell.outputs if o.output_type == "error"]
             if errors:
-                what = f"your answer {gid!r}" if nbf.is_solution(cell) else "a cell"
-                first = explain_error(errors[0], timeout if index in timed_out else None).splitlines()
-                report.notes.append(f"cell {number} ({what}) raised " + " / ".join(first))
-    if died:
-        report.notes.append(died)
-    return report, nb
+                first = explain_error(errors[0], timeout if timed_out else None).splitlines()
+                report.notes.append(f"{_cell_label(cell, number)} raised " + integrity.redact(" / ".join(first), hidden))
+    if run.died:
+        report.notes.append(run.died)
+    if run.output_cut:
+        report.notes.append(f"the notebook printed more than {max_output >> 20} MB; the rest was dropped")
+    return report, _student_facing(nb, hidden)
