@@ -30,6 +30,8 @@ CELL_TIMEOUT = 60
 # minigrad's messages are PyTorch's, optionally followed by a plain-language hint.
 _HINT = re.compile(r"\n\nIn plain words: .*?(?=\n\n|\Z)", re.DOTALL)
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
+# PyTorch's C++ warnings name the source line that raised them: not part of the message.
+_CPP_ORIGIN = re.compile(r" \(Triggered internally at [^)]*\)")
 _NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 _SPACES = re.compile(r"[ \t]+")
 
@@ -130,8 +132,8 @@ def _reset_global_state(library):
 
 
 def normalise(text):
-    """A text as both libraries must show it: minigrad read as torch, no addresses, no hints."""
-    text = _HINT.sub("", text)
+    """A text as both libraries must show it: minigrad read as torch; no addresses, hints or C++ origins."""
+    text = _CPP_ORIGIN.sub("", _HINT.sub("", text))
     text = text.replace("minigrad", "torch")
     return _ADDRESS.sub(" at 0x…", text)
 
