@@ -22,7 +22,7 @@ from .ops import (
 from .printing import set_printoptions
 from .size import Size
 from .tensor import Tensor
-from . import autograd, nn, optim  # noqa: E402  (they build on everything above)
+from . import autograd, nn, optim, testing  # noqa: E402  (they build on everything above)
 
 concat = concatenate = cat
 __version__ = "0.1.0"

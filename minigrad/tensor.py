@@ -34,6 +34,8 @@ class Tensor:
     ``randn``, ...), not with this class.
     """
 
+    __module__ = "minigrad"  # type(t) shows <class 'minigrad.Tensor'>, as PyTorch's shows torch.Tensor
+
     # Defaults live on the class so creating a tensor only sets what differs:
     # op results are made by the thousand, and speed is a feature.
     _requires_grad = False
