@@ -113,6 +113,39 @@ INVALID_GRADIENT_SHAPE = (
 WRONG_NUMBER_OF_GRADIENTS = (
     "function {name} returned an incorrect number of gradients (expected {expected}, got {got})"
 )
+# --- custom autograd.Function (autograd/function.py) ---
+GRAD_NOT_A_TENSOR = "expected Variable or None (got {type})"
+GRAD_FOR_NON_TENSOR_INPUT = _hint(
+    "function {name} returned a gradient different than None at position {position}, but the "
+    "corresponding forward input was not a Variable",
+    "backward returns one gradient per argument of forward; for an argument that is not a "
+    "tensor (a number, a flag) it must return None.",
+)
+SAVE_FOR_BACKWARD_NOT_TENSOR = (
+    "save_for_backward can only save variables, but argument {index} is of type {type}"
+)
+BACKWARD_NOT_IMPLEMENTED = (
+    "You must implement either the backward or vjp method for your custom autograd.Function "
+    "to use it with backward mode AD."
+)
+BACKWARD_AND_VJP = (
+    "Implementing both 'backward' and 'vjp' for a custom Function is not allowed. You should "
+    "only implement one of them."
+)
+FUNCTION_INSTANTIATED = (
+    "{cls} should not be instantiated. Methods on autograd functions are all static, so you "
+    "should invoke them on the class itself. Instantiating an autograd function will raise an "
+    "error in a future version of PyTorch."
+)
+LEGACY_FUNCTION_CALL = _hint(
+    "Legacy autograd function with non-static forward method is deprecated. Please use new-style "
+    "autograd function with static forward method. (Example: "
+    "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)",
+    "write forward and backward as @staticmethod with ctx as their first argument, and call "
+    "the class: MyFunction.apply(x), not MyFunction()(x).",
+)
+DIRTY_LEAF = "a leaf Variable that requires grad has been used in an in-place operation."
+ONCE_DIFFERENTIABLE_TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"
 RETAIN_VARIABLES_BOTH = "only one of retain_graph and retain_variables can be specified"
 RETAIN_VARIABLES_DEPRECATED = (
     "retain_variables option is deprecated and will be removed in 0.3. Use retain_graph instead."
@@ -181,3 +214,85 @@ OVERLAPPING_WRITE = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation."
 )
+PARTIAL_OVERLAP = _hint(
+    "unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+    "single memory location. Please clone() the tensor before performing the operation.",
+    "the tensor you read from and the tensor you write into share memory, so the op would read "
+    "values it has already overwritten. Copy the source first: dst.copy_(src.clone()).",
+)
+
+# --- the ops surface: arguments, dims, conversions --------------------------------------------
+NOT_A_TENSOR = "{op}(): argument 'other' (position 2) must be Tensor, not {type}"
+# NB: PyTorch's own wording lists the accepted signatures; minigrad says what it expected.
+DIM_NOT_INT = "dim must be an int or a tuple of ints, but got {type}"
+DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+DIM_REPEATED = "dim {dim} appears multiple times in the list of dims"
+ONLY_ONE_ELEMENT = _hint(
+    "only one element tensors can be converted to Python scalars",
+    "float(t) and int(t) need a tensor holding exactly one number; pick one with t[i], "
+    "or reduce first (t.sum(), t.mean()).",
+)
+AMBIGUOUS_BOOL = _hint(
+    "Boolean value of Tensor with more than one value is ambiguous",
+    "`if t:` needs one True or False; say which you mean: t.any(), t.all(), or compare one element.",
+)
+AMBIGUOUS_BOOL_EMPTY = "Boolean value of Tensor with no values is ambiguous"
+LEN_0D = "len() of a 0-d tensor"
+ITER_0D = "iteration over a 0-d tensor"
+CAT_EMPTY = "torch.cat(): expected a non-empty list of Tensors"
+CAT_NOT_TENSOR = "expected Tensor as element {index} in argument 0, but got {type}"
+CAT_NDIM = "Tensors must have same number of dimensions: got {a} and {b}"
+CAT_SIZES = (
+    "Sizes of tensors must match except in dimension {dim}. Expected size {expected} but got size {got} "
+    "for tensor number {index} in the list."
+)
+STACK_EMPTY = "stack expects a non-empty TensorList"
+STACK_SIZES = "stack expects each tensor to be equal size, but got {a} at entry 0 and {b} at entry {index}"
+SPLIT_SIZES = (
+    "split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's size at dimension {dim}), "
+    "but got split_sizes={sizes}"
+)
+NARROW_PAST_END = "start ({start}) + length ({length}) exceeds dimension size ({size})."
+CHUNK_NOT_POSITIVE = "chunk expects `chunks` to be greater than 0, got: {chunks}"
+INDEX_OUT_OF_BOUNDS = "index {index} is out of bounds for dimension {dim} with size {size}"
+GATHER_INDEX_DTYPE = "gather(): Expected dtype int32/int64 for index"
+INDEX_SELECT_OUT_OF_BOUNDS = "INDICES element is out of DATA bounds, id={index} axis_dim={size}"
+MASK_NOT_BOOL = "masked_fill_ only supports boolean masks, but got mask with dtype {dtype}"
+REPEAT_TOO_FEW = (
+    "Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor"
+)
+TOPK_OUT_OF_RANGE = "selected index k out of range"
+TRACE_NOT_MATRIX = "trace: expected a matrix, but got tensor with dim {ndim}"
+DIAG_DIMS = "diag(): Supports 1D or 2D tensors. Got {ndim}D"
+EINSUM_FORM = "minigrad's einsum does not support the equation '{equation}' ({why})"
+
+# Random numbers (random.py, creation.py's rand/randn/..., Tensor.uniform_/normal_/...).
+# PyTorch prints the numbers in these with C++'s default stream format, which is Python's "g".
+NOT_IMPLEMENTED_FOR_DTYPE = "\"{kernel}\" not implemented for '{dtype}'"
+RANDOM_FROM_TO = "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+RANDOM_TO_OUT_OF_BOUNDS = "{bound} is out of bounds for {dtype}"
+UNIFORM_BOUNDS = "uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}"
+NORMAL_STD = "normal expects std >= 0.0, but found std {std:g}"
+NORMAL_STD_TENSOR = "normal expects all elements of std >= 0.0"
+EXPONENTIAL_LAMBDA = "exponential_ expects lambda > 0.0, but found lambda={lambd:g}"
+EXPONENTIAL_DTYPE = (
+    "Exponential distribution is a continuous probability distribution. dtype must be a floating point but "
+    "you specified {dtype}"
+)
+BERNOULLI_P = "bernoulli_ expects p to be in [0, 1], but got p={p:g}"
+BERNOULLI_P_TENSOR = _hint(
+    "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, "
+    "please report an enhancement request to PyTorch.)",
+    "every entry of the probability tensor must lie between 0 and 1.")
+RANDPERM_NEGATIVE = "Trying to create tensor with negative dimension {n}: [{n}]"
+MULTINOMIAL_DTYPE = "multinomial only supports floating-point dtypes for input, got: {dtype}"
+MULTINOMIAL_DIM = "prob_dist must be 1 or 2 dim"
+MULTINOMIAL_NO_SAMPLES = "cannot sample n_sample <= 0 samples"
+MULTINOMIAL_TOO_MANY = _hint(
+    "cannot sample n_sample > prob_dist.size(-1) samples without replacement",
+    "without replacement each category can be drawn once, so there are not enough categories; "
+    "pass replacement=True to draw the same one again.")
+MULTINOMIAL_BAD_ENTRY = "probability tensor contains either `inf`, `nan` or element < 0"
+MULTINOMIAL_NEGATIVE = "invalid multinomial distribution (encountering probability entry < 0)"
+MULTINOMIAL_NOT_FINITE = "invalid multinomial distribution (encountering probability entry = infinity or NaN)"
+MULTINOMIAL_ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"

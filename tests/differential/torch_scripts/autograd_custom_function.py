@@ -240,27 +240,27 @@ print(x.grad)
 
 
 # %% mark_non_differentiable
-class SortWithIndices(Function):
+class MaxWithIndex(Function):
     @staticmethod
     def forward(ctx, x):
-        values, indices = x.sort()
+        values, indices = x.max(dim=1)
         ctx.mark_non_differentiable(indices)
-        ctx.save_for_backward(indices)
+        ctx.save_for_backward(x, indices)
         return values, indices
 
     @staticmethod
     def backward(ctx, grad_values, grad_indices):
         print("grad for indices:", grad_indices)
-        (indices,) = ctx.saved_tensors
-        grad = torch.zeros_like(grad_values)
-        grad[indices] = grad_values
+        x, indices = ctx.saved_tensors
+        grad = torch.zeros_like(x)
+        grad[torch.arange(x.shape[0]), indices] = grad_values
         return grad
 
 
-x = torch.tensor([3.0, 1.0, 2.0], requires_grad=True)
-values, indices = SortWithIndices.apply(x)
+x = torch.tensor([[3.0, 1.0, 2.0], [0.0, 5.0, 4.0]], requires_grad=True)
+values, indices = MaxWithIndex.apply(x)
 print(values.requires_grad, indices.requires_grad, indices.dtype)
-(values * torch.tensor([1.0, 10.0, 100.0])).sum().backward()
+(values * torch.tensor([1.0, 10.0])).sum().backward()
 print(x.grad)
 
 
@@ -429,7 +429,7 @@ print(gx)
 print(ggx)
 
 
-# %% calling a legacy Function instance
+# %% instantiating a Function warns
 class Legacy(Function):
     def forward(self, x):
         return x * 2
@@ -438,7 +438,11 @@ class Legacy(Function):
         return grad * 2
 
 
-Legacy()(torch.tensor([1.0]))
+legacy = Legacy()
+
+
+# %% calling a legacy Function instance
+legacy(torch.tensor([1.0]))
 
 
 # %% forward and backward as non-static methods
@@ -484,7 +488,7 @@ print(z.requires_grad, z.grad_fn)
 class Floor(Function):
     @staticmethod
     def forward(ctx, x):
-        return x.floor().long()
+        return x.long()
 
     @staticmethod
     def backward(ctx, grad):
@@ -500,3 +504,78 @@ print(y, y.requires_grad, y.grad_fn)
 x = torch.tensor([0.5, 1.5], dtype=torch.float64, requires_grad=True)
 print(torch.autograd.gradcheck(Exp.apply, (x,)))
 print(torch.autograd.gradgradcheck(Square.apply, (x,)))
+
+
+# %% once_differentiable when the incoming gradient requires grad
+x = torch.tensor([1.0, 3.0], requires_grad=True)
+v = torch.ones(2, requires_grad=True)
+(gx,) = torch.autograd.grad(SquareOnce.apply(x), x, v, create_graph=True)
+print(gx, gx.requires_grad, gx.grad_fn.name())
+gx.sum().backward()
+
+
+# %% mark_dirty on a leaf that requires grad
+a = torch.tensor([1.0, 2.0], requires_grad=True)
+AddOneInPlace.apply(a)
+
+
+# %% keyword arguments and defaults reach forward and setup_context
+class Scale(Function):
+    @staticmethod
+    def forward(x, factor=2.0):
+        return x * factor
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        print("inputs seen by setup_context:", len(inputs), inputs[1])
+        ctx.factor = inputs[1]
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * ctx.factor, None
+
+
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+Scale.apply(x).sum().backward()
+Scale.apply(x, factor=10.0).sum().backward()
+print(x.grad)
+
+
+# %% both backward and vjp
+class Both(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return grad * 2
+
+
+Both.apply(torch.tensor([1.0], requires_grad=True)).sum().backward()
+
+
+# %% vjp as the backward
+class WithVjp(Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def vjp(ctx, grad):
+        return grad * 2
+
+
+x = torch.tensor([1.0], requires_grad=True)
+WithVjp.apply(x).sum().backward()
+print(x.grad)
+
+
+# %% the node class and its Function
+y = Exp.apply(torch.tensor([1.0], requires_grad=True))
+print(type(y.grad_fn).__name__, y.grad_fn._forward_cls.__name__, y.grad_fn.needs_input_grad)
+print(y.grad_fn.next_functions[0][0].name())
