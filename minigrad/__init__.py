@@ -7,9 +7,11 @@ hooks, in-place checks, higher-order derivatives, ``nn`` and ``optim``.
 
 from . import dtypes
 from .creation import (
-    arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, manual_seed, ones,
+    arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
     ones_like, rand, rand_like, randint, randn, randn_like, randperm, tensor, zeros, zeros_like,
 )
+from .creation import bernoulli, multinomial, normal, randint_like
+from .random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
 from .dtypes import bool_ as bool
 from .dtypes import double, float, float16, float32, float64, half, int32, int64, long
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled

@@ -296,3 +296,34 @@ MULTINOMIAL_BAD_ENTRY = "probability tensor contains either `inf`, `nan` or elem
 MULTINOMIAL_NEGATIVE = "invalid multinomial distribution (encountering probability entry < 0)"
 MULTINOMIAL_NOT_FINITE = "invalid multinomial distribution (encountering probability entry = infinity or NaN)"
 MULTINOMIAL_ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"
+
+# Random numbers (random.py, creation.py's rand/randn/..., Tensor.uniform_/normal_/...).
+# PyTorch prints the numbers in these with C++'s default stream format, which is Python's "g".
+NOT_IMPLEMENTED_FOR_DTYPE = "\"{kernel}\" not implemented for '{dtype}'"
+RANDOM_FROM_TO = "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
+RANDOM_TO_OUT_OF_BOUNDS = "{bound} is out of bounds for {dtype}"
+UNIFORM_BOUNDS = "uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}"
+NORMAL_STD = "normal expects std >= 0.0, but found std {std:g}"
+NORMAL_STD_TENSOR = "normal expects all elements of std >= 0.0"
+EXPONENTIAL_LAMBDA = "exponential_ expects lambda > 0.0, but found lambda={lambd:g}"
+EXPONENTIAL_DTYPE = (
+    "Exponential distribution is a continuous probability distribution. dtype must be a floating point but "
+    "you specified {dtype}"
+)
+BERNOULLI_P = "bernoulli_ expects p to be in [0, 1], but got p={p:g}"
+BERNOULLI_P_TENSOR = _hint(
+    "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, "
+    "please report an enhancement request to PyTorch.)",
+    "every entry of the probability tensor must lie between 0 and 1.")
+RANDPERM_NEGATIVE = "Trying to create tensor with negative dimension {n}: [{n}]"
+MULTINOMIAL_DTYPE = "multinomial only supports floating-point dtypes for input, got: {dtype}"
+MULTINOMIAL_DIM = "prob_dist must be 1 or 2 dim"
+MULTINOMIAL_NO_SAMPLES = "cannot sample n_sample <= 0 samples"
+MULTINOMIAL_TOO_MANY = _hint(
+    "cannot sample n_sample > prob_dist.size(-1) samples without replacement",
+    "without replacement each category can be drawn once, so there are not enough categories; "
+    "pass replacement=True to draw the same one again.")
+MULTINOMIAL_BAD_ENTRY = "probability tensor contains either `inf`, `nan` or element < 0"
+MULTINOMIAL_NEGATIVE = "invalid multinomial distribution (encountering probability entry < 0)"
+MULTINOMIAL_NOT_FINITE = "invalid multinomial distribution (encountering probability entry = infinity or NaN)"
+MULTINOMIAL_ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"

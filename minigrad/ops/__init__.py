@@ -10,6 +10,7 @@ from .elementwise import (
     minimum, mul, ne, neg, pow, relu, sigmoid, sign, sin, sqrt, sub, tanh, where,
 )
 from .inplace import add_, clamp_, copy_, div_, fill_, is_floating_point, mul_, setitem_, sub_, zero_
+from .sampling import bernoulli_, exponential_, normal_, random_, uniform_
 from .linalg import bmm, dot, matmul, mm, mv, outer
 from .nn import cross_entropy, linear, log_softmax, mse_loss, nll_loss, softmax
 from .reduce import (
@@ -30,4 +31,5 @@ TENSOR_METHODS = (
     "view_as", "contiguous", "is_contiguous", "flatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze", "expand",
     "expand_as", "add_", "sub_", "mul_", "div_", "clamp_", "zero_", "fill_", "copy_",
     "is_floating_point",
+    "uniform_", "normal_", "random_", "bernoulli_", "exponential_",
 )

@@ -1,0 +1,136 @@
+"""In-place random fills: ``uniform_``, ``normal_``, ``random_``, ``bernoulli_``, ``exponential_``.
+
+They overwrite a tensor with fresh numbers drawn as PyTorch draws them (``minigrad/random.py``), in
+the order of the tensor's memory, and record a node whose gradient is zero: the old values no longer
+matter. This is how ``nn.init`` initialises weights.
+"""
+
+import numpy as np
+
+from .. import dtypes, messages, random
+from ..function import Node
+from ..tensor import Tensor
+from .inplace import _check_allowed, _write
+
+
+class Refill(Node):
+    """z = new random numbers        grad_x = 0 (the old values no longer matter)"""
+
+    def name(self):
+        return self.node_name  # PyTorch names one node per distribution (UniformBackward0, ...)
+
+    def forward(self, x, values, node_name):
+        self.node_name = node_name
+        return values
+
+    def backward(self, grad):
+        return grad * 0
+
+
+def _refill(tensor, node_name, draw):
+    """Steps shared by every fill: check, draw ``tensor.numel()`` numbers, write them in memory order."""
+    _check_allowed(tensor)
+    values = draw(tensor.numel())
+    out = np.empty_like(tensor._data)
+    random.fill_in_memory_order(out, values)
+    return _write(tensor, Refill.apply(tensor, values=out, node_name=node_name))
+
+
+def _type_name(tensor):
+    return dtypes.SCALAR_TYPE_NAMES.get(dtypes.of(tensor.dtype), str(tensor.dtype))
+
+
+def _require_floating(tensor, kernel):
+    if not dtypes.is_floating(tensor.dtype):
+        raise NotImplementedError(messages.NOT_IMPLEMENTED_FOR_DTYPE.format(kernel=kernel, dtype=_type_name(tensor)))
+
+
+def uniform_(input, a=0.0, b=1.0, *, generator=None):
+    """Fill with U[a, b), in place: PyTorch's numbers for the same seed.
+
+    >>> import minigrad
+    >>> minigrad.empty(3).uniform_(-1, 1, generator=minigrad.Generator().manual_seed(0))
+    tensor([-0.0075,  0.5364, -0.8230])
+    """
+    _require_floating(input, "check_uniform_bounds")
+    if a > b:
+        raise RuntimeError(messages.UNIFORM_BOUNDS.format(low=a, high=b))
+    generator = random._or_default(generator)
+    return _refill(input, "UniformBackward0", lambda n: random.uniform(generator, n, input.dtype, a, b))
+
+
+def normal_(input, mean=0.0, std=1.0, *, generator=None):
+    """Fill with N(mean, std**2), in place: PyTorch's numbers for the same seed.
+
+    >>> import minigrad
+    >>> minigrad.empty(2).normal_(0, 0.02, generator=minigrad.Generator().manual_seed(0))
+    tensor([ 0.0308, -0.0059])
+    """
+    _require_floating(input, "normal_kernel_cpu")
+    if std < 0:
+        raise RuntimeError(messages.NORMAL_STD.format(std=std))
+    generator = random._or_default(generator)
+    contiguous = input._data.flags.c_contiguous  # PyTorch's 16-at-a-time path needs contiguous memory
+    return _refill(input, "NormalBackward0",
+                   lambda n: random.normal(generator, n, input.dtype, mean, std, contiguous))
+
+
+def random_(input, from_=None, to=None, *, generator=None, **kwargs):
+    """Fill with random integers, in place: ``random_(from, to)`` in [from, to), ``random_(to)`` in
+    [0, to), ``random_()`` in [0, 2**mantissa] for floats and [0, max] for integer dtypes.
+
+    >>> import minigrad
+    >>> minigrad.zeros(4).random_(0, 10, generator=minigrad.Generator().manual_seed(0))
+    tensor([4., 9., 3., 0.])
+    """
+    from .. import creation
+
+    kwargs_given = set(kwargs)
+    from_ = kwargs.pop("from", from_)
+    if kwargs:
+        raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    generator = random._or_default(generator)
+    dtype = dtypes.of(np.dtype(input.dtype))
+    if "from" not in kwargs_given and to is None and from_ is not None:  # random_(to)
+        from_, to = 0, from_
+    if to is None and from_ is None:
+        return _refill(input, "RandomBackward0", lambda n: random.full_range_integers(generator, n, dtype))
+    if to is None:
+        raise NotImplementedError("minigrad's random_(from=...) needs `to` too: random_(from, to)")
+    creation._check_integer_range(from_, to, dtype)
+    return _refill(input, "RandomBackward0", lambda n: random.integers(generator, n, from_, to, dtype))
+
+
+def bernoulli_(input, p=0.5, *, generator=None):
+    """Fill with 1 with probability ``p`` (a number or a tensor of probabilities), else 0, in place.
+
+    >>> import minigrad
+    >>> minigrad.empty(4).bernoulli_(0.5, generator=minigrad.Generator().manual_seed(0))
+    tensor([1., 0., 1., 1.])
+    """
+    generator = random._or_default(generator)
+    if isinstance(p, Tensor):
+        probabilities = np.broadcast_to(p._data, input.shape)
+        if ((probabilities < 0) | (probabilities > 1)).any():
+            raise RuntimeError(messages.BERNOULLI_P_TENSOR)
+        return _refill(input, "BernoulliBackward1",
+                       lambda n: random.bernoulli(generator, probabilities, input.dtype).ravel())
+    if not 0 <= p <= 1:
+        raise RuntimeError(messages.BERNOULLI_P.format(p=p))
+    return _refill(input, "BernoulliBackward2",
+                   lambda n: random.bernoulli(generator, np.full(n, float(p)), input.dtype))
+
+
+def exponential_(input, lambd=1.0, *, generator=None):
+    """Fill with Exp(lambd) draws, in place: PyTorch's numbers for the same seed.
+
+    >>> import minigrad
+    >>> minigrad.empty(3).exponential_(generator=minigrad.Generator().manual_seed(0))
+    tensor([0.2232, 1.6153, 0.6081])
+    """
+    if not lambd > 0:
+        raise RuntimeError(messages.EXPONENTIAL_LAMBDA.format(lambd=lambd))
+    if not dtypes.is_floating(input.dtype):
+        raise RuntimeError(messages.EXPONENTIAL_DTYPE.format(dtype=_type_name(input)))
+    generator = random._or_default(generator)
+    return _refill(input, "ExponentialBackward0", lambda n: random.exponential(generator, n, input.dtype, lambd))

@@ -1,0 +1,422 @@
+"""PyTorch's CPU random numbers, bit for bit: the generator and how it turns bits into numbers.
+
+``torch.manual_seed(42); torch.randn(3, 4)`` prints the same numbers in every tutorial because
+PyTorch's CPU generator is deterministic all the way down. minigrad reproduces it in NumPy:
+
+1. **Bits.** PyTorch's ``CPUGeneratorImpl`` is a 32-bit Mersenne Twister (mt19937) seeded with the
+   textbook ``init_genrand(seed mod 2**32)``. NumPy's ``MT19937`` bit generator, seeded the same way
+   (``_legacy_seeding``), yields the very same 32-bit words. ``random()`` is one word; ``random64()``
+   glues two, the first as the high half.
+2. **Transforms.** Each sampling function below turns words into numbers exactly as PyTorch's CPU
+   kernels do (``aten/src/ATen/core/TransformationHelper.h`` and
+   ``aten/src/ATen/native/cpu/DistributionTemplates.h``), down to the float32 rounding and the fused
+   multiply-adds the compiled kernels use.
+3. **Order.** PyTorch fills a tensor element by element in memory order, one draw after the other, so
+   a generator shared by several calls gives the same sequence as in PyTorch.
+
+Every function here works on NumPy arrays; ``creation.py`` and the in-place ``Tensor`` methods wrap
+them into tensors.
+"""
+
+import os
+
+import numpy as np
+
+from . import dtypes
+
+#: Seed of a new ``Generator()`` (PyTorch's ``default_rng_seed_val``).
+DEFAULT_SEED = 67280421310721
+
+_U64 = np.uint64
+_LOW_24 = _U64((1 << 24) - 1)  # float32 has 24 significant bits
+_LOW_53 = _U64((1 << 53) - 1)  # float64 has 53
+_STATE_BYTES = 5056  # the size of PyTorch's CPUGeneratorImplState
+
+
+class Generator:
+    """A random number generator that yields PyTorch's CPU numbers.
+
+    Args:
+        device: only ``"cpu"``.
+
+    >>> import minigrad
+    >>> g = minigrad.Generator().manual_seed(2147483647)
+    >>> minigrad.rand(3, generator=g)
+    tensor([0.7081, 0.3542, 0.1054])
+    """
+
+    def __init__(self, device="cpu"):
+        if str(device) != "cpu":
+            raise NotImplementedError(f"minigrad runs on the CPU only: Generator(device={device!r})")
+        self.device = device
+        self.manual_seed(DEFAULT_SEED)
+
+    def manual_seed(self, seed):
+        """Restart the sequence from ``seed``; returns the generator itself (so calls chain)."""
+        seed = int(seed)
+        if not -(1 << 63) <= seed < (1 << 64):
+            raise ValueError("Overflow when unpacking long long")
+        self._initial_seed = seed % (1 << 64)  # PyTorch keeps the seed as uint64: -1 is 2**64 - 1
+        self._bits = np.random.MT19937(0)
+        self._bits._legacy_seeding(self._initial_seed & 0xFFFFFFFF)  # mt19937 reads the low 32 bits
+        # Box-Muller makes two normals at a time; PyTorch keeps the second for the next call.
+        self._next_double_normal = None
+        return self
+
+    def seed(self):
+        """Seed from the operating system's entropy; returns the new seed."""
+        seed = int.from_bytes(os.urandom(8), "little")
+        self.manual_seed(seed)
+        return seed
+
+    def initial_seed(self):
+        """The seed the current sequence started from."""
+        return self._initial_seed
+
+    def random(self, count):
+        """``count`` raw 32-bit words (as uint64), PyTorch's ``random()``."""
+        return self._bits.random_raw(count).astype(_U64)
+
+    def random64(self, count):
+        """``count`` 64-bit words, each two 32-bit words high half first, PyTorch's ``random64()``."""
+        words = self.random(2 * count).reshape(count, 2)
+        return (words[:, 0] << _U64(32)) | words[:, 1]
+
+    def get_state(self):
+        """The state as PyTorch lays it out: a uint8 tensor of 5056 bytes (``CPUGeneratorImplState``)."""
+        from .tensor import Tensor  # random.py is imported by tensor.py's neighbours; keep it light
+
+        state = self._bits.state["state"]
+        position = int(state["pos"])
+        normal = self._next_double_normal
+        header = np.array([self._initial_seed], "<u8").tobytes()
+        # left/next are PyTorch's names for "words left in this block" and "index of the next one".
+        header += np.array([625 - position, 1], "<i4").tobytes() + np.array([position], "<u8").tobytes()
+        body = state["key"].astype("<u8").tobytes()
+        tail = np.array([0.0, normal or 0.0, 0.0], "<f8").tobytes() + np.array([normal is not None], "<i4").tobytes()
+        data = header + body + tail + bytes(4) + np.array([0.0], "<f4").tobytes() + bytes(4)
+        return Tensor._wrap(np.frombuffer(data, np.uint8).copy())
+
+    def set_state(self, new_state):
+        """Restore a state from ``get_state()`` (PyTorch's byte layout); returns the generator."""
+        data = np.asarray(new_state._data if hasattr(new_state, "_data") else new_state)
+        if data.dtype != np.uint8 or data.size != _STATE_BYTES:
+            raise RuntimeError("Expected either a THGeneratorState of size 5048 or a CPUGeneratorImplState "
+                               f"of size 5056 but found the input RNG state size to be {data.size}")
+        raw = data.tobytes()
+        self._initial_seed = int(np.frombuffer(raw, "<u8", 1, 0)[0])
+        left = int(np.frombuffer(raw, "<i4", 1, 8)[0])
+        key = np.frombuffer(raw, "<u8", 624, 24).astype(np.uint32)
+        valid = bool(np.frombuffer(raw, "<i4", 1, 5040)[0])
+        self._bits = np.random.MT19937(0)
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 625 - left}}
+        self._next_double_normal = float(np.frombuffer(raw, "<f8", 1, 5024)[0]) if valid else None
+        return self
+
+    def __repr__(self):
+        return f"<minigrad.Generator object at {hex(id(self))}>"
+
+
+#: The generator every random function uses unless given ``generator=``.
+default_generator = Generator()
+default_generator.seed()  # PyTorch seeds its default generator from the OS at startup
+
+
+def manual_seed(seed):
+    """Seed the default generator; returns it.
+
+    >>> import minigrad
+    >>> minigrad.manual_seed(42).initial_seed()
+    42
+    """
+    return default_generator.manual_seed(seed)
+
+
+def seed():
+    """Seed the default generator from the operating system; returns the seed."""
+    return default_generator.seed()
+
+
+def initial_seed():
+    """The seed the default generator's current sequence started from."""
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state, a uint8 tensor in PyTorch's layout."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """Restore the default generator's state from ``get_rng_state()``."""
+    default_generator.set_state(new_state)
+
+
+def _or_default(generator):
+    if generator is None:
+        return default_generator
+    if not isinstance(generator, Generator):
+        raise TypeError(f"expected a Generator for generator=, got {type(generator).__name__}")
+    return generator
+
+
+# ---------------------------------------------------------------------------------------------------
+# Transforms: words -> numbers, one function per kernel of PyTorch's, vectorised.
+# ---------------------------------------------------------------------------------------------------
+
+def _fma(a, b, c):
+    """``a * b + c`` rounded once, as the fused multiply-add PyTorch's compiled kernels use.
+
+    float32: the product of two float32 is exact in float64, so one float64 sum rounded to float32
+    is the fused result (but for rare double-rounding ties). float64: Dekker's exact product and
+    Knuth's exact sum carry the rounding errors along and add them back at the end.
+    """
+    if a.dtype == np.float32:
+        return (a.astype(np.float64) * np.float64(b) + np.float64(c)).astype(np.float32)
+    product = a * b
+    split_a, split_b = a * 134217729.0, np.float64(b) * 134217729.0  # 2**27 + 1 splits a double in halves
+    a_hi = split_a - (split_a - a)
+    b_hi = split_b - (split_b - b)
+    a_lo, b_lo = a - a_hi, b - b_hi
+    product_error = ((a_hi * b_hi - product) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo
+    total = product + c
+    bridge = total - product
+    sum_error = (product - (total - bridge)) + (c - bridge)
+    return total + (sum_error + product_error)
+
+
+def uniform(generator, count, dtype, low=0.0, high=1.0):
+    """U[low, high): PyTorch's ``uniform_real_distribution``.
+
+    A float32 takes the low 24 bits of one 32-bit word, a float64 the low 53 bits of a 64-bit word:
+    exactly the significant bits of the type, so ``bits * 2**-digits`` is exact and never reaches 1.
+    Then ``x * (high - low) + low`` in the dtype, as one fused multiply-add; a value that rounds up
+    to ``high`` becomes ``low`` so the interval stays half-open.
+    """
+    dtype = np.dtype(dtype)
+    if dtype == np.float64:
+        x = (generator.random64(count) & _LOW_53).astype(np.float64) * 2.0**-53
+    else:
+        x = (generator.random(count) & _LOW_24).astype(np.float32) * np.float32(2.0**-24)
+    low, high = x.dtype.type(low), x.dtype.type(high)
+    if low == 0 and high == 1:
+        return x.astype(dtype)
+    x = _fma(x, high - low, low).astype(dtype)
+    return np.where(x == dtype.type(high), dtype.type(low), x)
+
+
+def _normal_pairs(generator, count):
+    """``count`` standard normals the scalar way: PyTorch's ``normal_distribution<double>``.
+
+    Box-Muller on two float64 uniforms ``u1, u2``: ``r = sqrt(-2 log1p(-u2))``, ``theta = 2 pi u1``;
+    it returns ``r cos(theta)`` and keeps ``r sin(theta)`` in the generator for the next call.
+    """
+    out = np.empty(count)
+    start = 0
+    if count and generator._next_double_normal is not None:
+        out[0], generator._next_double_normal, start = generator._next_double_normal, None, 1
+    pairs = (count - start + 1) // 2
+    u = uniform(generator, 2 * pairs, np.float64).reshape(pairs, 2)
+    radius = np.sqrt(-2.0 * np.log1p(-u[:, 1]))
+    theta = 2.0 * np.pi * u[:, 0]
+    both = np.stack([radius * np.cos(theta), radius * np.sin(theta)], axis=1).ravel()
+    out[start:] = both[:count - start]
+    if (count - start) % 2:  # the last sine waits in the generator
+        generator._next_double_normal = both[-1]
+    return out
+
+
+# Cephes' float32 polynomials as PyTorch's avx_mathfun.h evaluates them (8 lanes at a time).
+_LOG_P = [7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
+          -1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1]
+_SIN_P = [-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1]
+_COS_P = [2.443315711809948e-5, -1.388731625493765e-3, 4.166664568298827e-2]
+_F = np.float32
+
+
+def _log_avx(x):
+    """float32 log as ``log256_ps``: split off the exponent, a degree-9 polynomial on the mantissa."""
+    x = np.maximum(x, np.finfo(np.float32).tiny)
+    bits = x.view(np.int32)
+    e = ((bits >> 23) - 0x7F).astype(np.float32) + _F(1)
+    x = ((bits & ~0x7F800000) | 0x3F000000).view(np.float32)  # mantissa in [0.5, 1)
+    small = x < _F(0.707106781186547524)
+    e = e - small.astype(np.float32)
+    x = (x - _F(1)) + np.where(small, x, _F(0))
+    z = x * x
+    y = np.full_like(x, _F(_LOG_P[0]))
+    for p in _LOG_P[1:]:
+        y = _fma(y, x, _F(p))
+    # The compiler fuses each multiply into the add that consumes it (GCC's -ffp-contract=fast).
+    y = _fma(y * x, z, e * _F(-2.12194440e-4))
+    y = y - z * _F(0.5)
+    return _fma(e, _F(0.693359375), x + y)
+
+
+def _sincos_avx(x):
+    """float32 sine and cosine as ``sincos256_ps``: reduce by pi/4 in three parts, two polynomials."""
+    sin_negative = np.signbit(x)
+    x = np.abs(x)
+    octant = ((x * _F(1.27323954473516)).astype(np.int32) + 1) & ~1
+    y = octant.astype(np.float32)
+    for part in (-0.78515625, -2.4187564849853515625e-4, -3.77489497744594108e-8):
+        x = _fma(y, _F(part), x)
+    sin_negative ^= (octant & 4) != 0
+    cos_negative = (~(octant - 2) & 4) != 0
+    use_sin_poly = (octant & 2) == 0
+    z = x * x
+    c = np.full_like(x, _F(_COS_P[0]))
+    for p in _COS_P[1:]:
+        c = _fma(c, z, _F(p))
+    c = _fma(c * z, z, -(z * _F(0.5))) + _F(1)
+    s = np.full_like(x, _F(_SIN_P[0]))
+    for p in _SIN_P[1:]:
+        s = _fma(s, z, _F(p))
+    s = _fma(s * z, x, x)
+    sin, cos = np.where(use_sin_poly, s, c), np.where(use_sin_poly, c, s)
+    return np.where(sin_negative, -sin, sin), np.where(cos_negative, -cos, cos)
+
+
+def _box_muller_16(blocks, mean, std):
+    """PyTorch's ``normal_fill_16`` on rows of 16 uniforms: the first 8 pair with the last 8.
+
+    ``u1 = 1 - u[j]`` (so log never sees 0), ``u2 = u[j + 8]``, then ``r cos`` into slot j and
+    ``r sin`` into slot j + 8, each times std plus mean in one fused multiply-add. float64 uses the
+    C library's log/cos/sin (NumPy's are the same, correctly rounded); float32 uses avx_mathfun's
+    polynomials, which is what PyTorch runs on x86-64 CPUs with AVX2.
+    """
+    u1, u2 = 1 - blocks[:, :8], blocks[:, 8:]
+    if blocks.dtype == np.float32:
+        radius = np.sqrt(_F(-2) * _log_avx(u1))
+        sin, cos = _sincos_avx(_F(2 * np.pi) * u2)
+    else:
+        radius = np.sqrt(-2 * np.log(u1))
+        theta = 2.0 * np.pi * u2
+        sin, cos = np.sin(theta), np.cos(theta)
+    out = np.concatenate([radius * cos, radius * sin], axis=1)
+    if mean == 0 and std == 1:
+        return out
+    dtype = blocks.dtype.type
+    return _fma(out, dtype(std), dtype(mean))
+
+
+def normal(generator, count, dtype, mean=0.0, std=1.0, contiguous=True):
+    """N(mean, std**2): PyTorch's CPU ``normal_kernel``, which has two paths.
+
+    - 16 or more elements in contiguous memory (``normal_fill``): draw ``count`` uniforms of the
+      dtype, transform them in blocks of 16; when ``count`` is not a multiple of 16, draw 16 fresh
+      uniforms for the last 16 slots and transform them again (overwriting the tail).
+    - otherwise one at a time with the cached Box-Muller pair (``_normal_pairs``), in float64, then
+      rounded to the dtype.
+    """
+    dtype = np.dtype(dtype)
+    if count < 16 or not contiguous:
+        values = _normal_pairs(generator, count)
+        if mean != 0 or std != 1:
+            values = _fma(values, float(std), float(mean))
+        return values.astype(dtype)
+    values = uniform(generator, count, dtype)
+    whole = count // 16 * 16
+    values[:whole] = _box_muller_16(values[:whole].reshape(-1, 16), mean, std).ravel()
+    if count % 16:
+        values[-16:] = _box_muller_16(uniform(generator, 16, dtype).reshape(1, 16), mean, std).ravel()
+    return values
+
+
+def integers(generator, count, low, high, dtype):
+    """Integers in [low, high): PyTorch's ``random_from_to``, ``word % (high - low) + low``.
+
+    A range below 2**28 uses one 32-bit word per value; a wider one a 64-bit word, whatever the
+    dtype, so the modulo's skew stays small (PyTorch's public builds; its source also shows a
+    2**32 threshold, compiled only into Meta's internal builds).
+    """
+    span = high - low
+    words = generator.random64(count) if span >= 1 << 28 else generator.random(count)
+    return ((words % _U64(span)).astype(np.int64) + low).astype(dtype)
+
+
+def full_range_integers(generator, count, dtype):
+    """``random_()`` without bounds: [0, 2**digits] for floats, [0, max] for integers, a bit for bool."""
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return (generator.random(count) & _U64(1)).astype(np.bool_)
+    wide = dtype in (np.int64, np.float64)
+    words = generator.random64(count) if wide else generator.random(count)
+    if dtype.kind == "f":
+        modulus = (1 << np.finfo(dtype).nmant + 1) + 1
+    else:
+        modulus = int(np.iinfo(dtype).max) + 1
+    return (words % _U64(modulus)).astype(dtype)
+
+
+def permutation(generator, n):
+    """PyTorch's CPU ``randperm`` for n below 2**32 / 20: a Fisher-Yates shuffle from the front.
+
+    Position i swaps with ``i + random() % (n - i)``, for i = 0 .. n-2. Each step depends on the
+    previous swaps, so the swaps run in a Python loop; the words are drawn at once.
+    """
+    if n >= 0xFFFFFFFF // 20:
+        raise NotImplementedError("minigrad's randperm reproduces PyTorch's only for n < 214748364")
+    result = list(range(n))
+    offsets = (generator.random(max(n - 1, 0)) % np.arange(n, 1, -1, dtype=_U64)).tolist()
+    for i, offset in enumerate(offsets):
+        j = i + offset
+        result[i], result[j] = result[j], result[i]
+    return np.array(result, dtype=np.int64)
+
+
+def exponential(generator, count, dtype, lambd=1.0):
+    """Exp(lambd): PyTorch's CPU ``exponential_distribution<double>``, ``-1 / lambd * log1p(-u)``."""
+    u = uniform(generator, count, np.float64)
+    return (-1.0 / lambd * np.log1p(-u)).astype(dtype)
+
+
+def bernoulli(generator, p, dtype):
+    """1 with probability p, else 0: ``u < p`` (PyTorch's ``bernoulli_distribution``).
+
+    A Python-number ``p`` compares with float64 uniforms; a tensor of probabilities with uniforms of
+    its own dtype (float32 probabilities: 24-bit uniforms), one per element, in order.
+    """
+    p = np.asarray(p)
+    u = uniform(generator, p.size, np.float64 if p.dtype == np.float64 else np.float32)
+    return (u < p.ravel()).astype(dtype).reshape(p.shape)
+
+
+def multinomial(generator, probs, num_samples, replacement):
+    """Indices drawn from the rows of ``probs`` (unnormalised, float): PyTorch's CPU algorithms.
+
+    - without replacement, or a single sample: ``argmax`` / ``topk`` of ``probs / q`` with
+      ``q ~ Exp(1)`` (the Gumbel-max trick in its exponential form), one q per element;
+    - with replacement: per row, a float64 uniform per sample, looked up in the row's cumulative
+      distribution (summed and normalised in the row's dtype, the last entry forced to 1) by binary
+      search for the first entry not below it.
+    """
+    rows = probs.reshape(-1, probs.shape[-1])
+    if not replacement or num_samples == 1:
+        q = exponential(generator, rows.size, rows.dtype).reshape(rows.shape)
+        scores = rows / q
+        picked = np.argsort(-scores, axis=-1, kind="stable")[:, :num_samples]
+        return picked.reshape(probs.shape[:-1] + (num_samples,))
+    out = np.empty((rows.shape[0], num_samples), dtype=np.int64)
+    for i, row in enumerate(rows):
+        cumulative = np.cumsum(row)  # sequential sums in the row's dtype, like PyTorch's loop
+        cumulative = cumulative / cumulative[-1]
+        cumulative[-1] = 1
+        u = uniform(generator, num_samples, np.float64)
+        out[i] = np.searchsorted(cumulative.astype(np.float64), u, side="left")
+    return out.reshape(probs.shape[:-1] + (num_samples,))
+
+
+def fill_in_memory_order(array, values):
+    """Write ``values`` (flat, in drawing order) into ``array`` in the order of its memory.
+
+    PyTorch's kernels walk a tensor's memory from the start, so a transposed view is filled along its
+    columns. Sorting the axes by stride gives that walk.
+    """
+    axes = sorted(range(array.ndim), key=lambda axis: -abs(array.strides[axis]))
+    walk = array.transpose(axes)
+    np.copyto(walk, values.reshape(walk.shape), casting="unsafe")
+
+
+def is_float_dtype(dtype):
+    return dtypes.is_floating(np.dtype(dtype))
