@@ -21,6 +21,15 @@ from .ops import (
     minimum, mm, mul, mv, ne, neg, norm, outer, permute, pow, relu, reshape, sigmoid, sign, sin, softmax,
     sqrt, squeeze, stack, sub, sum, t, tanh, transpose, unsqueeze, var, where,
 )
+from .ops import (  # the ops surface of issue #8
+    acos, addmm, addmv, all, any, arccos, arcsin, arctan, arctan2, argsort, asin, atan, atan2, bitwise_and,
+    bitwise_not, bitwise_or, bitwise_xor, ceil, chunk, clamp_max, clamp_min, cosh, cumsum, diag, einsum, exp2,
+    expm1, fix, flip, floor, floor_divide, frac, gather, hypot, index_select, isfinite, isinf, lerp, log1p, log2,
+    log10, logical_and, logical_not, logical_or, masked_fill, narrow, ne, prod, reciprocal, remainder, round, roll,
+    rsqrt, sinh, sort, split, square, std, std_mean, tan, tensor_split, tile, topk, trace, tril, triu, trunc,
+    unbind, var_mean,
+)
+from .ops import abs_, exp_, relu_, sigmoid_, sqrt_, tanh_  # PyTorch's torch.exp_(x) ... (the common ones)
 from .printing import set_printoptions
 from .size import Size
 from .tensor import Tensor

@@ -88,7 +88,7 @@ class Tensor:
 
     def __len__(self):
         if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d tensor")
+            raise TypeError(messages.LEN_0D)
         return self._data.shape[0]
 
     @property
@@ -308,10 +308,14 @@ class Tensor:
         return self._data.tolist()
 
     def __float__(self):
-        return float(self.item())
+        if self._data.size != 1:
+            raise ValueError(messages.ONLY_ONE_ELEMENT)
+        return float(self._data.item())
 
     def __int__(self):
-        return int(self.item())
+        if self._data.size != 1:
+            raise ValueError(messages.ONLY_ONE_ELEMENT)
+        return int(self._data.item())
 
     def __index__(self):
         if self._data.ndim or self._data.dtype.kind not in "iub":
@@ -320,14 +324,12 @@ class Tensor:
 
     def __bool__(self):
         if self._data.size != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous"
-            )
-        return bool(self._data)
+            raise RuntimeError(messages.AMBIGUOUS_BOOL if self._data.size else messages.AMBIGUOUS_BOOL_EMPTY)
+        return bool(self._data.item())
 
     def __iter__(self):
         if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d tensor")
+            raise TypeError(messages.ITER_0D)
         return (self[i] for i in range(self._data.shape[0]))
 
     def __format__(self, spec):
@@ -342,33 +344,45 @@ class Tensor:
         return tensor_repr(self)
 
     # --- operators: one line each; the calculus lives in minigrad/ops -------------------
-    def __add__(self, other): return ops.add(self, other)
-    def __radd__(self, other): return ops.add(self, other)  # PyTorch: the tensor stays first
-    def __sub__(self, other): return ops.sub(self, other)
-    def __rsub__(self, other): return ops.sub(other, self)
-    def __mul__(self, other): return ops.mul(self, other)
-    def __rmul__(self, other): return ops.mul(self, other)  # PyTorch: the tensor stays first
-    def __truediv__(self, other): return ops.div(self, other)
-    def __rtruediv__(self, other): return ops.div(other, self)
-    def __pow__(self, other): return ops.pow(self, other)
-    def __rpow__(self, other): return ops.pow(other, self)
-    def __matmul__(self, other): return ops.matmul(self, other)
-    def __rmatmul__(self, other): return ops.matmul(other, self)
+    # Anything but a tensor or a number gives NotImplemented, so Python raises its own
+    # TypeError ("unsupported operand type(s) for +: 'Tensor' and 'NoneType'"), as for PyTorch.
+    def __add__(self, other): return ops.add(self, other) if _is_operand(other) else NotImplemented
+    def __radd__(self, other): return ops.add(self, other) if _is_operand(other) else NotImplemented  # tensor first
+    def __sub__(self, other): return ops.sub(self, other) if _is_operand(other) else NotImplemented
+    def __rsub__(self, other): return ops.sub(other, self) if _is_operand(other) else NotImplemented
+    def __mul__(self, other): return ops.mul(self, other) if _is_operand(other) else NotImplemented
+    def __rmul__(self, other): return ops.mul(self, other) if _is_operand(other) else NotImplemented  # tensor first
+    def __truediv__(self, other): return ops.div(self, other) if _is_operand(other) else NotImplemented
+    def __rtruediv__(self, other): return ops.div(other, self) if _is_operand(other) else NotImplemented
+    def __floordiv__(self, other): return ops.floor_divide(self, other) if _is_operand(other) else NotImplemented
+    def __rfloordiv__(self, other): return ops.floor_divide(other, self) if _is_operand(other) else NotImplemented
+    def __mod__(self, other): return ops.remainder(self, other) if _is_operand(other) else NotImplemented
+    def __rmod__(self, other): return ops.remainder(other, self) if _is_operand(other) else NotImplemented
+    def __pow__(self, other): return ops.pow(self, other) if _is_operand(other) else NotImplemented
+    def __rpow__(self, other): return ops.pow(other, self) if _is_operand(other) else NotImplemented
+    def __matmul__(self, other): return ops.matmul(self, other) if _is_operand(other) else NotImplemented
+    def __rmatmul__(self, other): return ops.matmul(other, self) if _is_operand(other) else NotImplemented
     def __neg__(self): return ops.neg(self)
     def __pos__(self): return self
     def __abs__(self): return ops.abs(self)
-    def __eq__(self, other): return ops.eq(self, other)
-    def __ne__(self, other): return ops.ne(self, other)
-    def __lt__(self, other): return ops.lt(self, other)
-    def __le__(self, other): return ops.le(self, other)
-    def __gt__(self, other): return ops.gt(self, other)
-    def __ge__(self, other): return ops.ge(self, other)
+    def __invert__(self): return ops.bitwise_not(self)
+    def __and__(self, other): return ops.bitwise_and(self, other) if _is_operand(other) else NotImplemented
+    def __rand__(self, other): return ops.bitwise_and(self, other) if _is_operand(other) else NotImplemented
+    def __or__(self, other): return ops.bitwise_or(self, other) if _is_operand(other) else NotImplemented
+    def __ror__(self, other): return ops.bitwise_or(self, other) if _is_operand(other) else NotImplemented
+    def __xor__(self, other): return ops.bitwise_xor(self, other) if _is_operand(other) else NotImplemented
+    def __eq__(self, other): return ops.eq(self, other) if _is_operand(other) else NotImplemented
+    def __ne__(self, other): return ops.ne(self, other) if _is_operand(other) else NotImplemented
+    def __lt__(self, other): return ops.lt(self, other) if _is_operand(other) else NotImplemented
+    def __le__(self, other): return ops.le(self, other) if _is_operand(other) else NotImplemented
+    def __gt__(self, other): return ops.gt(self, other) if _is_operand(other) else NotImplemented
+    def __ge__(self, other): return ops.ge(self, other) if _is_operand(other) else NotImplemented
     def __getitem__(self, index): return ops.getitem(self, index)
     def __setitem__(self, index, value): ops.setitem_(self, index, value)
-    def __iadd__(self, other): return ops.add_(self, other)
-    def __isub__(self, other): return ops.sub_(self, other)
-    def __imul__(self, other): return ops.mul_(self, other)
-    def __itruediv__(self, other): return ops.div_(self, other)
+    def __iadd__(self, other): return ops.add_(self, other) if _is_operand(other) else NotImplemented
+    def __isub__(self, other): return ops.sub_(self, other) if _is_operand(other) else NotImplemented
+    def __imul__(self, other): return ops.mul_(self, other) if _is_operand(other) else NotImplemented
+    def __itruediv__(self, other): return ops.div_(self, other) if _is_operand(other) else NotImplemented
 
     @property
     def T(self):
@@ -380,6 +394,7 @@ class Tensor:
 
 
 from . import ops  # noqa: E402  (ops needs Tensor defined first)
+from .ops.operands import is_operand as _is_operand  # noqa: E402
 
 # Methods that are the function of the same name in ``ops`` (``t.exp()`` is ``ops.exp(t)``).
 for _name in ops.TENSOR_METHODS:

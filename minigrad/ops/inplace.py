@@ -73,11 +73,27 @@ def _write(tensor, result):
 def _in_place(out_of_place, tensor, *args, **kwargs):
     other = args[0] if args else None
     _check_allowed(tensor)
+    if isinstance(other, Tensor):
+        _check_no_partial_overlap(tensor, other)
     source = tensor
     if _state.grad_enabled and (tensor.requires_grad or (isinstance(other, Tensor) and other._requires_grad)):
         # The node may keep `self` for backward; keep today's values, not tomorrow's.
         source = _snapshot(tensor)
     return _write(tensor, out_of_place(source, *args, **kwargs))
+
+
+def _check_no_partial_overlap(written, read):
+    """PyTorch refuses to write into memory that the op also reads elsewhere (``x[1:].add_(x[:-1])``).
+
+    The same elements on both sides (``x.add_(x)``) are fine: each is read before it is written.
+    """
+    a, b = written._data, read._data
+    if not np.may_share_memory(a, b):  # a cheap bounds check first
+        return
+    same = (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+            and a.shape == b.shape and a.strides == b.strides)
+    if not same and np.shares_memory(a, b):
+        raise RuntimeError(messages.PARTIAL_OVERLAP)
 
 
 def add_(input, other, *, alpha=1):
@@ -98,6 +114,39 @@ def div_(input, other):
 
 def clamp_(input, min=None, max=None):
     return _in_place(elementwise.clamp, input, min=min, max=max)
+
+
+clip_ = clamp_
+
+
+def _in_place_form(out_of_place):
+    """``exp_`` from ``exp``: the same node, written into the tensor (steps 1-5 above)."""
+
+    def op_(input, *args, **kwargs):
+        return _in_place(out_of_place, input, *args, **kwargs)
+
+    op_.__name__ = out_of_place.__name__ + "_"
+    op_.__doc__ = f"``{out_of_place.__name__}``, in place: the tensor's own memory changes (and its version)."
+    return op_
+
+
+# The in-place forms of the unary and binary ops: PyTorch records each as its out-of-place node.
+exp_, log_, sqrt_, rsqrt_ = (_in_place_form(f) for f in (elementwise.exp, elementwise.log, elementwise.sqrt,
+                                                          elementwise.rsqrt))
+sin_, cos_, tan_, tanh_, sigmoid_, relu_ = (_in_place_form(f) for f in (
+    elementwise.sin, elementwise.cos, elementwise.tan, elementwise.tanh, elementwise.sigmoid, elementwise.relu))
+sinh_, cosh_, asin_, acos_, atan_ = (_in_place_form(f) for f in (
+    elementwise.sinh, elementwise.cosh, elementwise.asin, elementwise.acos, elementwise.atan))
+abs_, neg_, sign_, square_, reciprocal_ = (_in_place_form(f) for f in (
+    elementwise.abs, elementwise.neg, elementwise.sign, elementwise.square, elementwise.reciprocal))
+log1p_, expm1_, exp2_, log2_, log10_ = (_in_place_form(f) for f in (
+    elementwise.log1p, elementwise.expm1, elementwise.exp2, elementwise.log2, elementwise.log10))
+floor_, ceil_, round_, trunc_, frac_ = (_in_place_form(f) for f in (
+    elementwise.floor, elementwise.ceil, elementwise.round, elementwise.trunc, elementwise.frac))
+pow_, atan2_, hypot_, remainder_, lerp_ = (_in_place_form(f) for f in (
+    elementwise.pow, elementwise.atan2, elementwise.hypot, elementwise.remainder, elementwise.lerp))
+clamp_min_, clamp_max_ = _in_place_form(elementwise.clamp_min), _in_place_form(elementwise.clamp_max)
+masked_fill_ = _in_place_form(shape.masked_fill)
 
 
 class Fill(Node):
@@ -165,6 +214,7 @@ def copy_(input, src):
     """Copy ``src`` (broadcast) into ``input``, in place."""
     src = as_tensor(src)
     _check_allowed(input)
+    _check_no_partial_overlap(input, src)
     source = _snapshot(input) if _state.grad_enabled and input.requires_grad else input
     return _write(input, Copy.apply(source, src))
 

@@ -245,3 +245,137 @@ def _batched(a, b):
 def outer(input, other):
     """The outer product of two vectors: a column times a row, as PyTorch writes it."""
     return input.reshape(-1, 1) * other
+
+
+class Addmv(Node):
+    """z = bias + m @ v        grad_bias = grad,  grad_m = outer(grad, v),  grad_v = m^T @ grad"""
+
+    saves = ("mat", "vec")
+    input_names = ("self", "mat", "vec")
+    saved_for = {"mat": (2,), "vec": (1,)}
+    saved_params = ("alpha", "beta")
+    alpha = beta = 1
+
+    def forward(self, bias, m, v):
+        return m @ v + bias
+
+    def backward(self, grad):
+        m, v = self.saved_tensors
+        return (grad,
+                grad.unsqueeze(1) * v if self.needs_input_grad[1] else None,
+                m.mT @ grad if self.needs_input_grad[2] else None)
+
+
+def _scaled_only_by_one(op, beta, alpha):
+    if beta != 1 or alpha != 1:
+        raise NotImplementedError(f"minigrad's {op} supports beta=1 and alpha=1 only")
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """``input + mat1 @ mat2`` in one node (``AddmmBackward0``), ``input`` broadcast to the product's shape.
+
+    >>> import minigrad
+    >>> minigrad.addmm(minigrad.ones(2), minigrad.eye(2), minigrad.ones(2, 2))
+    tensor([[2., 2.],
+            [2., 2.]])
+    """
+    _scaled_only_by_one("addmm", beta, alpha)
+    bias, a, b = as_tensor(input), *_tensors(mat1, mat2)
+    product = mm(a.detach(), b.detach())  # checks the shapes and dtypes with mm's messages
+    bias.expand(product.shape)  # and the bias with expand's
+    return Addmm.apply(bias, a, b)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """``input + mat @ vec`` in one node (``AddmvBackward0``)."""
+    _scaled_only_by_one("addmv", beta, alpha)
+    bias, a, b = as_tensor(input), *_tensors(mat, vec)
+    product = mv(a.detach(), b.detach())
+    bias.expand(product.shape)
+    return Addmv.apply(bias, a, b)
+
+
+class Einsum(Node):
+    """z = einsum(equation, *operands)
+
+    grad of operand k = einsum of grad with the other operands, back to operand k's subscripts
+    (broadcast along a subscript that only operand k has: it was summed away).
+    NB: PyTorch records einsum as the permutes, views and bmm it runs (the last node is usually
+    ``ViewBackward0``); minigrad records one ``EinsumBackward0`` node, to keep the formula readable.
+    """
+
+    saved_params = ("equation",)
+
+    def forward(self, *arrays, equation):
+        self.equation = equation
+        self.saved = [a for a in arrays]  # kept for backward, released with the node
+        self.saved_arrays = ("saved",)
+        return np.asarray(np.einsum(equation, *arrays))
+
+    def backward(self, grad):
+        inputs, output = self.equation.split("->")
+        subscripts = inputs.split(",")
+        arrays = self._array("saved")
+        grads = []
+        for k, wanted in enumerate(subscripts):
+            if not self.needs_input_grad[k]:
+                grads.append(None)
+                continue
+            others = [(s, a) for i, (s, a) in enumerate(zip(subscripts, arrays)) if i != k]
+            seen = set(output).union(*[s for s, _ in others])
+            kept = "".join(c for c in wanted if c in seen)
+            terms = ",".join([output] + [s for s, _ in others])
+            g = einsum(f"{terms}->{kept}", grad, *[Tensor._wrap(a) for _, a in others])
+            if kept != wanted:  # put back the subscripts only this operand had, then broadcast
+                shape = [n if c in kept else 1 for c, n in zip(wanted, arrays[k].shape)]
+                g = g.reshape(shape).expand(arrays[k].shape)
+            grads.append(g)
+        return tuple(grads)
+
+
+def einsum(equation, *operands):
+    """Einstein summation: ``einsum("ij,jk->ik", a, b)`` is ``a @ b``; repeated subscripts are summed.
+
+    The common forms are supported: any number of operands, an explicit or implicit output,
+    no ``...`` and no subscript repeated within one operand (a diagonal); those raise
+    NotImplementedError naming the form.
+
+    >>> import minigrad
+    >>> minigrad.einsum("ij,j->i", minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]), minigrad.tensor([1.0, 1.0]))
+    tensor([3., 7.])
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    operands = [as_tensor(t) for t in operands]
+    equation = equation.replace(" ", "")
+    if "..." in equation:
+        raise NotImplementedError(messages.EINSUM_FORM.format(equation=equation, why="'...' is not supported"))
+    inputs, arrow, output = equation.partition("->")
+    subscripts = inputs.split(",")
+    if len(subscripts) != len(operands):
+        raise RuntimeError(f"einsum(): more operands were provided than specified in the equation"
+                           if len(operands) > len(subscripts) else
+                           "einsum(): fewer operands were provided than specified in the equation")
+    if not arrow:  # the implicit output: the subscripts seen once, in alphabetical order
+        letters = "".join(subscripts)
+        output = "".join(sorted(c for c in set(letters) if letters.count(c) == 1))
+    for s in subscripts + [output]:
+        if len(set(s)) != len(s):
+            raise NotImplementedError(messages.EINSUM_FORM.format(
+                equation=equation, why=f"a subscript repeated within '{s}' (a diagonal) is not supported"))
+    sizes = {}
+    for number, (s, t) in enumerate(zip(subscripts, operands)):
+        if len(s) != t.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(s)}) does not match the "
+                               f"number of dimensions ({t.ndim}) for operand {number} and no ellipsis was given")
+        for c, n in zip(s, t.shape):
+            if sizes.setdefault(c, n) != n:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {number} which does not "
+                                   f"broadcast with previously seen size {sizes[c]}")
+    for c in output:
+        if c not in sizes:
+            raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation for any input operand")
+    if len({t.dtype for t in operands}) > 1:
+        raise RuntimeError("expected scalar type " + SCALAR_TYPE_NAMES[operands[0].dtype] + " but found "
+                           + SCALAR_TYPE_NAMES[next(t.dtype for t in operands if t.dtype != operands[0].dtype)])
+    return Einsum.apply(*operands, equation=",".join(subscripts) + "->" + output)

@@ -5,10 +5,30 @@ gives (see ``dtypes.result_type``), so every op's forward sees NumPy arrays
 and every backward sees Tensors.
 """
 
+import collections
+import functools
+import numbers
+
 import numpy as np
 
 from .. import dtypes, messages
+from ..grad_mode import _state
 from ..tensor import Tensor
+
+
+def is_operand(value):
+    """True for what an arithmetic op accepts: tensors, Python and NumPy numbers, NumPy arrays."""
+    return isinstance(value, (Tensor, numbers.Number, np.generic, np.ndarray))
+
+
+def check_operand(op_name, value):
+    """Raise PyTorch's TypeError for ``op_name``'s ``other`` unless ``value`` is an operand.
+
+    (Tensor's operators check ``is_operand`` first and give ``NotImplemented``, so that Python
+    raises its own "unsupported operand type(s)" TypeError, as it does for PyTorch.)
+    """
+    if not is_operand(value):
+        raise TypeError(messages.NOT_A_TENSOR.format(op=op_name, type=type(value).__name__))
 
 
 def as_tensor(value, dtype=None):
@@ -20,11 +40,12 @@ def as_tensor(value, dtype=None):
     return Tensor._wrap(np.asarray(value, dtype=dtype))
 
 
-def promote(a, b):
+def promote(a, b, op_name="add"):
     """Both operands of a binary op as Tensors of their common dtype.
 
     A differentiable cast (``to``) is inserted when a tensor's dtype must
-    change, so gradients still reach it in its own dtype.
+    change, so gradients still reach it in its own dtype. Anything but a tensor
+    or a number raises PyTorch's TypeError (``op_name`` words the message).
     """
     if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype == b._data.dtype:
         return a, b  # the common case, kept cheap
@@ -33,6 +54,8 @@ def promote(a, b):
         return a, Tensor._wrap(np.asarray(b, dtype=a._data.dtype))
     if isinstance(a, (int, float)) and isinstance(b, Tensor) and b._data.dtype.kind == "f":
         return Tensor._wrap(np.asarray(a, dtype=b._data.dtype)), b
+    check_operand(op_name, b)
+    check_operand(op_name, a)
     dtype = dtypes.result_type(a, b)
     return as_tensor(a, dtype), as_tensor(b, dtype)
 
@@ -56,12 +79,65 @@ def normalize_dim(dim, ndim):
     rank = max(ndim, 1)
     if type(dim) is int and -rank <= dim < rank:
         return (dim % rank,)  # the common case, kept cheap
-    dims = (dim,) if isinstance(dim, int) else tuple(dim)
+    if isinstance(dim, (int, np.integer)):
+        dims = (dim,)
+    elif isinstance(dim, (tuple, list)):
+        dims = tuple(dim)
+    else:
+        raise TypeError(messages.DIM_NOT_INT.format(type=type(dim).__name__))
     out = []
     for d in dims:
+        if not isinstance(d, (int, np.integer)):
+            raise TypeError(messages.DIM_NOT_INT.format(type=type(d).__name__))
         if not -rank <= d < rank:
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {d})"
-            )
+            raise IndexError(messages.DIM_OUT_OF_RANGE.format(low=-rank, high=rank - 1, dim=d))
+        if d % rank in out:
+            raise RuntimeError(messages.DIM_REPEATED.format(dim=d % rank))
         out.append(d % rank)
-    return tuple(sorted(set(out)))
+    return tuple(sorted(out))
+
+
+def numpy_names(reduction):
+    """Let ``reduction`` also take NumPy's keyword names, as PyTorch does: ``axis=`` for ``dim=``,
+    ``keepdims=`` for ``keepdim=`` (``x.sum(axis=0, keepdims=True)``)."""
+
+    @functools.wraps(reduction)
+    def with_numpy_names(*args, **kwargs):
+        if "axis" in kwargs:
+            kwargs["dim"] = kwargs.pop("axis")
+        if "keepdims" in kwargs:
+            kwargs["keepdim"] = kwargs.pop("keepdims")
+        return reduction(*args, **kwargs)
+
+    return with_numpy_names
+
+
+def apply_with_outputs(node_class, inputs, **params):
+    """``Node.apply`` for a node with several outputs (split, unbind, var_mean): a tuple of Tensors.
+
+    Output ``i`` gets ``output_nr = i``, so the engine hands the node one gradient per output
+    (None for an output that got none), as PyTorch does for its multi-output nodes.
+    """
+    node = node_class()
+    with np.errstate(all="ignore"):
+        arrays = node.forward(*[t._data for t in inputs], **params)
+    outputs = tuple(Tensor._wrap(np.asarray(a)) for a in arrays)
+    if _state.grad_enabled and any(t.requires_grad for t in inputs):
+        node.num_outputs = len(outputs)
+        node._connect(inputs, outputs[0], params)
+        for output_nr, out in enumerate(outputs[1:], 1):
+            out._requires_grad, out._grad_fn, out.output_nr = True, node, output_nr
+    return outputs
+
+
+def values_indices(op_name):
+    """The pair type ``op_name`` returns (``max(dim)``, ``sort``, ``topk``): PyTorch's ``torch.return_types``.
+
+    A named tuple ``(values, indices)`` that prints as PyTorch's, ``minigrad.return_types.max(...)``.
+    """
+
+    def __repr__(self):
+        return f"minigrad.return_types.{op_name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+    pair = collections.namedtuple(op_name, ["values", "indices"])
+    return type(op_name, (pair,), {"__slots__": (), "__repr__": __repr__})

@@ -5,17 +5,15 @@ over the elements that were combined (``_expand_back``), weighting each by
 how much it contributed.
 """
 
-import collections
-
 import numpy as np
 
 from .. import dtypes
 from ..function import Node
 from ..tensor import Tensor
-from .operands import normalize_dim
+from .operands import apply_with_outputs, normalize_dim, numpy_names, values_indices
 
 # What max(dim)/min(dim) return, like torch.return_types.max.
-ValuesIndices = collections.namedtuple("ValuesIndices", ["values", "indices"])
+MaxResult, MinResult = values_indices("max"), values_indices("min")
 
 
 def _axes(dim, input):
@@ -242,15 +240,139 @@ class Norm(Node):
         return grad * x * x.abs() ** (self.ord - 2) / safe_z ** (self.ord - 1)
 
 
-def _needs_float(name, t):
+class Std(Node):
+    """z = sqrt(var(x))        grad_x = grad * (x - mean) / ((N - correction) * z)"""
+
+    may_warn = True
+
+    saves = ("self", "result")
+    saved_params = ("dim", "correction", "keepdim")
+
+    def forward(self, x, dim=None, correction=1, keepdim=False):
+        self.dim, self.correction, self.keepdim = dim, correction, keepdim
+        return np.asarray(x.std(axis=dim, ddof=correction, keepdims=keepdim)).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        x, z = self.saved_tensors
+        n = _count(x.shape, self.dim)
+        centered = x - x.mean(dim=self.dim, keepdim=True)
+        spread = _expand_back(grad / z, x.shape, self.dim, self.keepdim)
+        return spread * centered / (n - self.correction)
+
+
+class VarMean(Node):
+    """(v, m) = (var(x), mean(x)), one node with two outputs
+
+    grad_x = grad_v * 2 (x - mean) / (N - correction) + grad_m / N
+    """
+
+    may_warn = True
+
+    saves = ("self",)
+    saved_params = ("dim", "correction", "keepdim")
+    spread = staticmethod(np.var)
+
+    def forward(self, x, dim=None, correction=1, keepdim=False):
+        self.dim, self.correction, self.keepdim = dim, correction, keepdim
+        first = np.asarray(self.spread(x, axis=dim, ddof=correction, keepdims=keepdim)).astype(x.dtype, copy=False)
+        return first, np.asarray(x.mean(axis=dim, keepdims=keepdim)).astype(x.dtype, copy=False)
+
+    def backward(self, grad_spread, grad_mean):
+        (x,) = self.saved_tensors
+        total = None
+        if grad_spread is not None:
+            total = self._spread_grad(x, grad_spread)
+        if grad_mean is not None:
+            from_mean = _expand_back(grad_mean, x.shape, self.dim, self.keepdim) / _count(x.shape, self.dim)
+            total = from_mean if total is None else total + from_mean
+        return total
+
+    def _spread_grad(self, x, grad):
+        centered = x - x.mean(dim=self.dim, keepdim=True)
+        n = _count(x.shape, self.dim)
+        return _expand_back(grad, x.shape, self.dim, self.keepdim) * centered * (2.0 / (n - self.correction))
+
+
+class StdMean(VarMean):
+    """(s, m) = (std(x), mean(x)), one node with two outputs
+
+    grad_x = grad_s * (x - mean) / ((N - correction) * s) + grad_m / N
+    """
+
+    spread = staticmethod(np.std)
+
+    def _spread_grad(self, x, grad):
+        s = std(x, self.dim, keepdim=True, correction=self.correction)
+        centered = x - x.mean(dim=self.dim, keepdim=True)
+        n = _count(x.shape, self.dim)
+        return _expand_back(grad, x.shape, self.dim, self.keepdim) * centered / (s * (n - self.correction))
+
+
+class Prod(Node):
+    """z = product of x over dims        grad_x = grad * (product of the other elements)
+
+    Where no element is 0 that is ``grad * z / x``. Where one is, the products of the others
+    are computed directly (NB: as constants: a second derivative there is not recorded).
+    """
+
+    saves = ("self", "result")
+    saved_params = ("dim", "keepdim")
+
+    def name(self):
+        return "ProdBackward0" if self.dim is None else "ProdBackward1"
+
+    def forward(self, x, dim=None, keepdim=False):
+        self.dim, self.keepdim = dim, keepdim
+        axes = None if dim is None else (dim,)
+        return np.asarray(np.prod(x, axis=axes, keepdims=keepdim))
+
+    def backward(self, grad):
+        x, z = self.saved_tensors
+        axes = None if self.dim is None else (self.dim,)
+        spread = _expand_back(grad, x.shape, axes, self.keepdim)
+        if not (x._data == 0).any():
+            return spread * _expand_back(z, x.shape, axes, self.keepdim) / x
+        return spread * Tensor._wrap(_products_of_others(x._data, self.dim))
+
+
+def _products_of_others(x, dim):
+    """For each element, the product of the other elements along ``dim`` (all, if None)."""
+    flat = x.reshape(-1) if dim is None else np.moveaxis(x, dim, -1)
+    ones = np.ones(flat.shape[:-1] + (1,), dtype=x.dtype)
+    before = np.concatenate([ones, np.cumprod(flat, axis=-1)[..., :-1]], axis=-1)
+    after = np.concatenate([np.cumprod(flat[..., ::-1], axis=-1)[..., :-1][..., ::-1], ones], axis=-1)
+    others = before * after
+    return others.reshape(x.shape) if dim is None else np.moveaxis(others, -1, dim)
+
+
+class Cumsum(Node):
+    """z_i = x_0 + ... + x_i along dim        grad_x_i = grad_i + ... + grad_last (a reversed cumsum)"""
+
+    saved_params = ("dim",)
+
+    def forward(self, x, dim):
+        self.dim = dim
+        return np.cumsum(x, axis=dim)
+
+    def backward(self, grad):
+        return grad.flip(self.dim).cumsum(self.dim).flip(self.dim)
+
+
+def _count(shape, axes):
+    """How many elements a reduction over ``axes`` combines into one."""
+    return int(np.prod(shape)) if axes is None else int(np.prod([shape[a] for a in axes]))
+
+
+def _needs_float(name, t, which="Input"):
     if not dtypes.is_floating(t.dtype):
         kind = {"i": "Long", "b": "Bool"}.get(t.dtype.kind, str(t.dtype))
         raise RuntimeError(
-            f"{name}(): could not infer output dtype. Input dtype must be either a floating "
+            f"{name}(): could not infer output dtype. {which} dtype must be either a floating "
             f"point or complex dtype. Got: {kind}"
         )
 
 
+@numpy_names
 def sum(input, dim=None, keepdim=False, *, dtype=None):
     """Sum over all elements, or over ``dim`` (an int or a tuple of ints).
 
@@ -276,30 +398,120 @@ def sum_to_size(input, *size):
     return SumToSize.apply(input, shape=shape)
 
 
+@numpy_names
 def mean(input, dim=None, keepdim=False, *, dtype=None):
     """Average over all elements, or over ``dim``."""
     if dtype is not None:
         input = input.to(dtype)
-    _needs_float("mean", input)
+    _needs_float("mean", input, "Optional" if dtype is not None else "Input")
     return Mean.apply(input, dim=_axes(dim, input), keepdim=keepdim)
 
 
-def var(input, dim=None, unbiased=True, keepdim=False, *, correction=None):
-    """Variance; ``unbiased=True`` divides by N - 1 (Bessel's correction)."""
-    if isinstance(dim, bool):  # var(unbiased) positional form
+@numpy_names
+def _spread_args(dim, unbiased, correction):
+    """``(dim, correction)`` from var/std's two spellings: ``unbiased=`` (old) or ``correction=``."""
+    if isinstance(dim, bool):  # the var(unbiased) positional form
         dim, unbiased = None, dim
     if correction is None:
-        correction = 1 if unbiased else 0
+        correction = 1 if unbiased in (None, True) else 0
+    elif unbiased is not None:
+        raise RuntimeError("Cannot pass both correction and unbiased arguments")  # NB: PyTorch's parser words it otherwise
+    return dim, correction
+
+
+@numpy_names
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Variance; divides by N - 1 by default (Bessel's correction: ``unbiased=True``, ``correction=1``).
+
+    >>> import minigrad
+    >>> minigrad.tensor([1.0, 2.0, 3.0, 4.0]).var(correction=0)
+    tensor(1.2500)
+    """
+    dim, correction = _spread_args(dim, unbiased, correction)
     _needs_float("var", input)
     return Var.apply(input, dim=_axes(dim, input), correction=correction, keepdim=keepdim)
 
 
+@numpy_names
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Standard deviation: ``sqrt(var(...))``, with var's arguments.
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1.0, 3.0], [2.0, 2.0]]).std(dim=1)
+    tensor([1.4142, 0.0000])
+    """
+    dim, correction = _spread_args(dim, unbiased, correction)
+    _needs_float("std", input)
+    return Std.apply(input, dim=_axes(dim, input), correction=correction, keepdim=keepdim)
+
+
+@numpy_names
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """``(var, mean)`` in one op (one node, two outputs: ``VarMeanBackward0``).
+
+    >>> import minigrad
+    >>> minigrad.var_mean(minigrad.tensor([1.0, 2.0, 3.0]))
+    (tensor(1.), tensor(2.))
+    """
+    dim, correction = _spread_args(dim, unbiased, correction)
+    _needs_float("var_mean", input)
+    return apply_with_outputs(VarMean, [input], dim=_axes(dim, input), correction=correction, keepdim=keepdim)
+
+
+@numpy_names
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """``(std, mean)`` in one op (one node, two outputs: ``StdMeanBackward0``)."""
+    dim, correction = _spread_args(dim, unbiased, correction)
+    _needs_float("std_mean", input)
+    return apply_with_outputs(StdMean, [input], dim=_axes(dim, input), correction=correction, keepdim=keepdim)
+
+
+@numpy_names
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """Product of all elements, or along one ``dim``.
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).prod(1)
+    tensor([ 2., 12.])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    elif input.dtype.kind in "bi":
+        input = input.long()  # as PyTorch: integer products are int64
+    if dim is None:
+        return Prod.apply(input)
+    (axis,) = normalize_dim(dim, input.ndim)
+    if input.ndim == 0:
+        return Prod.apply(input, keepdim=keepdim)
+    return Prod.apply(input, dim=axis, keepdim=keepdim)
+
+
+@numpy_names
+def cumsum(input, dim, *, dtype=None):
+    """Running sums along ``dim``: ``z_i = x_0 + ... + x_i``.
+
+    >>> import minigrad
+    >>> minigrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
+    tensor([1., 3., 6.])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    elif input.dtype.kind in "bi":
+        input = input.long()
+    (axis,) = normalize_dim(dim, input.ndim)
+    if input.ndim == 0:
+        return Cumsum.apply(input.reshape(1), dim=0).reshape(())
+    return Cumsum.apply(input, dim=axis)
+
+
+@numpy_names
 def amax(input, dim=(), keepdim=False):
     """Largest element over ``dim`` (all dims by default)."""
     axes = None if dim == () or dim is None else _axes(dim, input)
     return Amax.apply(input, dim=axes, keepdim=keepdim)
 
 
+@numpy_names
 def amin(input, dim=(), keepdim=False):
     """Smallest element over ``dim`` (all dims by default)."""
     axes = None if dim == () or dim is None else _axes(dim, input)
@@ -320,9 +532,10 @@ def _max_or_min(input, dim, keepdim, all_class, dim_class):
         np.argmax(input._data, axis=axis) if dim_class is MaxDim else np.argmin(input._data, axis=axis))
     if node is None and keepdim:
         indices = Tensor._wrap(np.expand_dims(indices._data, axis))
-    return ValuesIndices(values, indices)
+    return (MaxResult if dim_class is MaxDim else MinResult)(values, indices)
 
 
+@numpy_names
 def max(input, dim=None, keepdim=False):
     """Without ``dim``: the largest element (0-d). With ``dim``: ``(values, indices)``."""
     if isinstance(dim, Tensor):
@@ -332,6 +545,7 @@ def max(input, dim=None, keepdim=False):
     return _max_or_min(input, dim, keepdim, MaxAll, MaxDim)
 
 
+@numpy_names
 def min(input, dim=None, keepdim=False):
     """Without ``dim``: the smallest element (0-d). With ``dim``: ``(values, indices)``."""
     if isinstance(dim, Tensor):
@@ -341,24 +555,32 @@ def min(input, dim=None, keepdim=False):
     return _max_or_min(input, dim, keepdim, MinAll, MinDim)
 
 
+@numpy_names
 def argmax(input, dim=None, keepdim=False):
+    """Index of the largest element (of the flattened tensor, or along ``dim``); outside the graph."""
     if dim is None:
         return Tensor._wrap(np.asarray(np.argmax(input._data)))
-    return Tensor._wrap(np.argmax(input._data, axis=dim, keepdims=keepdim))
+    (axis,) = _axes(dim, input) or (None,)
+    return Tensor._wrap(np.asarray(np.argmax(input._data, axis=axis, keepdims=keepdim)))
 
 
+@numpy_names
 def argmin(input, dim=None, keepdim=False):
+    """Index of the smallest element (of the flattened tensor, or along ``dim``); outside the graph."""
     if dim is None:
         return Tensor._wrap(np.asarray(np.argmin(input._data)))
-    return Tensor._wrap(np.argmin(input._data, axis=dim, keepdims=keepdim))
+    (axis,) = _axes(dim, input) or (None,)
+    return Tensor._wrap(np.asarray(np.argmin(input._data, axis=axis, keepdims=keepdim)))
 
 
+@numpy_names
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
     _needs_float("logsumexp", input)
     return Logsumexp.apply(input, dim=_axes(dim, input), keepdim=keepdim)
 
 
+@numpy_names
 def norm(input, p="fro", dim=None, keepdim=False):
     """Vector p-norm of all elements (default 2, the Euclidean length), or over ``dim``."""
     ord = 2 if p in ("fro", None) else p

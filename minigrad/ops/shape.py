@@ -8,12 +8,14 @@ Their backward rearranges the gradient the opposite way.
 
 import numpy as np
 
-from .. import messages
+from .. import dtypes, messages
 from ..function import Node
 from ..grad_mode import _state
 from ..tensor import Tensor
 from .elementwise import clone
-from .operands import broadcast_error, normalize_dim
+from .operands import apply_with_outputs, as_tensor, broadcast_error, normalize_dim, numpy_names, values_indices
+
+SortResult, TopkResult = values_indices("sort"), values_indices("topk")
 
 
 def _as_view_of(result, base):
@@ -211,6 +213,248 @@ class IndexAddInto(Node):
         return getitem(grad, self.index)
 
 
+class Split(Node):
+    """z_0, z_1, ... = consecutive pieces of x along dim        grad_x = the pieces' grads joined
+
+    One node with an output per piece (PyTorch's ``SplitBackward0``, or
+    ``SplitWithSizesBackward0`` for a list of sizes); a piece that got no gradient counts as zeros.
+    """
+
+    saved_params = ("dim",)
+
+    def name(self):
+        return "SplitWithSizesBackward0" if self.with_sizes else "SplitBackward0"
+
+    def forward(self, x, sizes, dim, with_sizes):
+        self.dim, self.with_sizes, self.shape, self.dtype = dim, with_sizes, x.shape, x.dtype
+        self.split_sizes = sizes
+        self.split_size = sizes[0] if sizes else 0
+        ends = np.cumsum(sizes)
+        return [x[(slice(None),) * dim + (slice(end - size, end),)] for size, end in zip(sizes, ends)]
+
+    def backward(self, *grads):
+        pieces = [g if g is not None else _zeros_piece(self.shape, self.dim, size, self.dtype)
+                  for g, size in zip(grads, self.split_sizes)]
+        return cat(pieces, self.dim)
+
+
+class Unbind(Node):
+    """z_i = x[..., i, ...] (each index along dim)        grad_x = the z_i's grads stacked"""
+
+    saved_params = ("dim",)
+
+    def forward(self, x, dim):
+        self.dim, self.shape, self.dtype = dim, x.shape, x.dtype
+        return [x[(slice(None),) * dim + (i,)] for i in range(x.shape[dim])]
+
+    def backward(self, *grads):
+        piece_shape = self.shape[:self.dim] + self.shape[self.dim + 1:]
+        zeros = Tensor._wrap(np.zeros(piece_shape, dtype=self.dtype))
+        return stack([g if g is not None else zeros for g in grads], self.dim)
+
+
+def _zeros_piece(shape, dim, size, dtype):
+    return Tensor._wrap(np.zeros(shape[:dim] + (size,) + shape[dim + 1:], dtype=dtype))
+
+
+class Flip(Node):
+    """z = x reversed along dims        grad_x = grad reversed along the same dims"""
+
+    saved_params = ("dims",)
+
+    def forward(self, x, dims):
+        self.dims = dims
+        return np.flip(x, dims).copy()  # PyTorch's flip copies
+
+    def backward(self, grad):
+        return grad.flip(self.dims)
+
+
+class Roll(Node):
+    """z = x shifted cyclically along dims        grad_x = grad shifted back"""
+
+    saved_params = ("shifts", "dims")
+
+    def forward(self, x, shifts, dims):
+        self.shifts, self.dims = shifts, dims
+        if dims is None:
+            return np.roll(x.reshape(-1), shifts).reshape(x.shape)
+        return np.roll(x, shifts, dims)
+
+    def backward(self, grad):
+        return grad.roll(tuple(-s for s in self.shifts) if self.dims is not None else -self.shifts, self.dims)
+
+
+class Repeat(Node):
+    """z = x tiled ``repeats`` times along each dim        grad_x = grad summed over the copies"""
+
+    saved_params = ("repeats",)
+
+    def forward(self, x, repeats):
+        self.repeats, self.shape = repeats, x.shape
+        return np.tile(x, repeats)
+
+    def backward(self, grad):
+        # Each dim of z is (copies, size): split them apart, then sum over the copies.
+        lead = len(self.repeats) - len(self.shape)
+        shape = (1,) * lead + tuple(self.shape)
+        split = []
+        for copies, size in zip(self.repeats, shape):
+            split += [copies, size]
+        summed = grad.reshape(split).sum(dim=tuple(range(0, 2 * len(shape), 2)))
+        return summed.reshape(self.shape)
+
+
+class Triangle(Node):
+    """z = x with the elements above (tril) or below (triu) a diagonal zeroed        grad_x = grad, the same zeroed"""
+
+    saved_params = ("diagonal",)
+
+    def name(self):
+        return "TrilBackward0" if self.lower else "TriuBackward0"
+
+    def forward(self, x, diagonal, lower):
+        self.diagonal, self.lower = diagonal, lower
+        return np.tril(x, diagonal) if lower else np.triu(x, diagonal)
+
+    def backward(self, grad):
+        return grad.tril(self.diagonal) if self.lower else grad.triu(self.diagonal)
+
+
+class DiagEmbed(Node):
+    """z = a square matrix with x on a diagonal        grad_x = that diagonal of grad"""
+
+    saved_params = ("offset",)
+
+    def forward(self, x, offset):
+        self.offset = offset
+        return np.diag(x, offset)
+
+    def backward(self, grad):
+        return diag(grad, self.offset)
+
+
+class Diagonal(Node):
+    """z = a diagonal of the matrix x        grad_x = zeros with grad on that diagonal"""
+
+    saved_params = ("offset",)
+
+    def name(self):
+        return "DiagonalBackward0_copy"  # PyTorch's diag() of a matrix: a copy of diagonal()
+
+    def forward(self, x, offset):
+        self.offset, self.shape = offset, x.shape
+        return np.diag(x, offset).copy()
+
+    def backward(self, grad):
+        return _pad_to(diag(grad, self.offset), self.shape)  # a square matrix: cut or pad it to x's shape
+
+
+def _pad_to(t, shape):
+    """``t`` cut to ``shape``, or in the top-left corner of zeros of it (differentiable: cat with zeros)."""
+    rows, cols = t.shape
+    if rows < shape[0]:
+        t = cat([t, Tensor._wrap(np.zeros((shape[0] - rows, cols), dtype=t._data.dtype))], 0)
+    if cols < shape[1]:
+        t = cat([t, Tensor._wrap(np.zeros((shape[0], shape[1] - cols), dtype=t._data.dtype))], 1)
+    return t[:shape[0], :shape[1]]
+
+
+class Trace(Node):
+    """z = sum of the main diagonal of x        grad_x = grad on the diagonal, 0 elsewhere"""
+
+    def forward(self, x):
+        self.shape = x.shape
+        return np.asarray(np.trace(x))
+
+    def backward(self, grad):
+        eye = Tensor._wrap(np.eye(*self.shape, dtype=grad._data.dtype))
+        return eye * grad
+
+
+class Gather(Node):
+    """z[i][j] = x[index[i][j]][j] (dim 0; likewise for other dims)
+
+    grad_x = zeros with grad added at the gathered positions (``scatter_add``)
+    """
+
+    saves = ("self",)
+    saved_arrays = ("index",)
+    saved_params = ("dim",)
+
+    def forward(self, x, index, dim):
+        self.index, self.dim, self.shape = index, dim, x.shape
+        return np.take_along_axis(x, index, axis=dim)
+
+    def backward(self, grad):
+        return ScatterAdd.apply(grad, index=self._array("index"), dim=self.dim, shape=self.shape)
+
+
+class ScatterAdd(Node):
+    """z = zeros(shape) with g[i][j] added at z[index[i][j]][j] (gather's adjoint)        grad_g = gather(grad)"""
+
+    def forward(self, g, index, dim, shape):
+        self.index, self.dim = index, dim
+        out = np.zeros(shape, dtype=g.dtype)
+        np.add.at(out, _along_axis(index, dim), g)  # add.at: repeated indices add up
+        return out
+
+    def backward(self, grad):
+        return Gather.apply(grad, index=self.index, dim=self.dim)
+
+
+def _along_axis(index, dim):
+    """The advanced index that picks ``index``'s entries along ``dim`` (``take_along_axis``'s own)."""
+    grids = list(np.indices(index.shape, sparse=True))
+    grids[dim] = index
+    return tuple(grids)
+
+
+class IndexSelect(Node):
+    """z = x's slices along dim at index (in that order)        grad_x = zeros with grad added at index"""
+
+    saved_arrays = ("index",)
+    saved_params = ("dim",)
+
+    def forward(self, x, index, dim):
+        self.index, self.dim, self.shape = index, dim, x.shape
+        return np.take(x, index, axis=dim)
+
+    def backward(self, grad):
+        where = (slice(None),) * self.dim + (self._array("index"),)
+        return IndexAddInto.apply(grad, index=where, shape=self.shape)
+
+
+class MaskedFill(Node):
+    """z = x with value where mask        grad_x = grad with 0 where mask"""
+
+    saved_arrays = ("mask",)
+
+    def forward(self, x, mask, value):
+        self.mask = mask
+        return np.where(mask, np.asarray(value, dtype=x.dtype), x)
+
+    def backward(self, grad):
+        return grad.masked_fill(Tensor._wrap(np.broadcast_to(self._array("mask"), grad.shape)), 0)
+
+
+class Sort(Node):
+    """z = x's values in order along dim (or the k largest: topk)        grad_x = grad put back where each value came from"""
+
+    saved_arrays = ("indices",)
+    saved_params = ("dim",)
+
+    def name(self):
+        return self.kind
+
+    def forward(self, x, indices, dim, kind):
+        self.indices, self.dim, self.kind, self.shape = indices, dim, kind, x.shape
+        return np.take_along_axis(x, indices, axis=dim)
+
+    def backward(self, grad):
+        return ScatterAdd.apply(grad, index=self._array("indices"), dim=self.dim, shape=self.shape)
+
+
 # --- the functions users call -------------------------------------------------------------
 def reshape(input, *shape):
     """The same elements in a new shape (one dimension may be -1).
@@ -264,9 +508,11 @@ def reshape_as(input, other):
 
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims ``start_dim..end_dim`` into one."""
+    (start,), (end,) = normalize_dim(start_dim, input.ndim), normalize_dim(end_dim, input.ndim)
     if input.ndim == 0:
         return reshape(input, 1)
-    start, end = start_dim % input.ndim, end_dim % input.ndim
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return input  # nothing to merge: PyTorch returns the tensor itself, no new node
     shape = input.shape[:start] + (-1,) + input.shape[end + 1:]
@@ -362,9 +608,10 @@ def expand(input, *sizes):
     try:
         return _as_view_of(Expand.apply(input, shape=shape), input)
     except ValueError:
+        dim = next(i for i, n in enumerate(input.shape) if n != 1 and n != shape[lead + i]) + lead
         raise RuntimeError(
-            f"The expanded size of the tensor ({shape[-1]}) must match the existing size ({input.shape[-1]}) "
-            f"at non-singleton dimension {len(shape) - 1}.  Target sizes: {list(sizes)}.  "
+            f"The expanded size of the tensor ({shape[dim]}) must match the existing size ({input.shape[dim - lead]}) "
+            f"at non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  "
             f"Tensor sizes: {list(input.shape)}") from None
 
 
@@ -373,26 +620,67 @@ def expand_as(input, other):
 
 
 def cat(tensors, dim=0):
-    """Join tensors along an existing dim."""
-    from .operands import as_tensor
+    """Join tensors along an existing dim (of the common dtype, as PyTorch promotes).
 
-    tensors = [as_tensor(t) for t in tensors]
+    >>> import minigrad
+    >>> minigrad.cat([minigrad.zeros(1, 2), minigrad.ones(1, 2)]).shape
+    minigrad.Size([2, 2])
+    """
+    tensors = list(tensors)
+    for index, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(messages.CAT_NOT_TENSOR.format(index=index, type=type(t).__name__))
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    (axis,) = normalize_dim(dim, tensors[0].ndim)
-    return Cat.apply(*tensors, dim=axis)
+        raise ValueError(messages.CAT_EMPTY)
+    # PyTorch skips 1-D empty tensors here (a legacy rule): torch.cat([torch.tensor([]), x]) is x.
+    shaped = [t for t in tensors if t.shape != (0,)] or tensors[:1]
+    (axis,) = normalize_dim(dim, shaped[0].ndim)
+    first = shaped[0]
+    for index, t in enumerate(tensors):
+        if t.shape == (0,) and t is not first:
+            continue
+        if t.ndim != first.ndim:
+            raise RuntimeError(messages.CAT_NDIM.format(a=first.ndim, b=t.ndim))
+        for d, (n, m) in enumerate(zip(first.shape, t.shape)):
+            if d != axis and n != m:
+                raise RuntimeError(messages.CAT_SIZES.format(dim=axis, expected=n, got=m, index=index))
+    dtype = _common_dtype(tensors)
+    return Cat.apply(*[t if t.dtype == dtype else t.to(dtype) for t in shaped], dim=axis)
+
+
+def _common_dtype(tensors):
+    """The dtype cat and stack give: PyTorch's promotion over all the tensors."""
+    first = tensors[0].dtype
+    if all(t.dtype == first for t in tensors):
+        return first
+    return dtypes.result_type(*tensors)
 
 
 concat = concatenate = cat
 
 
 def stack(tensors, dim=0):
-    """Join tensors along a new dim."""
+    """Join tensors of one shape along a new dim.
+
+    >>> import minigrad
+    >>> minigrad.stack([minigrad.zeros(2), minigrad.ones(2)], dim=1).shape
+    minigrad.Size([2, 2])
+    """
     tensors = list(tensors)
+    for index, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(messages.CAT_NOT_TENSOR.format(index=index, type=type(t).__name__))
     if not tensors:
-        raise RuntimeError("stack expects a non-empty TensorList")
-    rank = tensors[0].ndim + 1
-    return Stack.apply(*tensors, dim=dim % rank)
+        raise RuntimeError(messages.STACK_EMPTY)
+    first = tensors[0]
+    for index, t in enumerate(tensors[1:], 1):
+        if t.shape != first.shape:
+            raise RuntimeError(messages.STACK_SIZES.format(a=list(first.shape), b=list(t.shape), index=index))
+    rank = first.ndim + 1
+    if not -rank <= dim < rank:
+        raise IndexError(messages.DIM_OUT_OF_RANGE.format(low=-rank, high=rank - 1, dim=dim))
+    dtype = _common_dtype(tensors)
+    return Stack.apply(*[t if t.dtype == dtype else t.to(dtype) for t in tensors], dim=dim % rank)
 
 
 def _index_kind(index, shape):
@@ -439,6 +727,15 @@ def _index(input, index, kind):
     try:
         return Index.apply(input, index=index, kind=kind)
     except IndexError as e:
+        if str(e).startswith("too many indices"):
+            raise IndexError(f"too many indices for tensor of dimension {input.ndim}") from None
+        if str(e).startswith("only integers"):
+            parts = index if isinstance(index, tuple) else (index,)
+            odd = next((p for p in parts if isinstance(p, (float, str, np.floating))), None)
+            if isinstance(odd, str):
+                raise TypeError(f"new(): invalid data type '{type(odd).__name__}'") from None
+            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
+                             f"valid indices (got {type(odd).__name__})") from None
         raise IndexError(str(e).replace("axis", "dimension")) from None
 
 
@@ -465,3 +762,345 @@ def getitem(input, index):
             index = parts + (Ellipsis,)
     result = _index(input, index, kind)
     return _as_view_of(result, input) if is_view else result
+
+
+# --- pieces, orderings, selections (the functions users call) ---------------------------------
+def nelement(input):
+    """The number of elements (``numel``'s older name)."""
+    return input._data.size
+
+
+def _dim(dim, input):
+    (axis,) = normalize_dim(dim, input.ndim)
+    return axis
+
+
+def _pieces(input, sizes, axis, with_sizes):
+    outs = apply_with_outputs(Split, [input], sizes=tuple(sizes), dim=axis, with_sizes=with_sizes)
+    return tuple(_as_view_of(out, input) for out in outs)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    """Cut into pieces along ``dim``: of ``split_size`` each (the last may be smaller), or of the listed sizes.
+
+    >>> import minigrad
+    >>> [p.tolist() for p in minigrad.arange(5.0).split(2)]
+    [[0.0, 1.0], [2.0, 3.0], [4.0]]
+    >>> [p.shape[1] for p in minigrad.zeros(2, 5).split([1, 4], dim=1)]
+    [1, 4]
+    """
+    axis = _dim(dim, tensor)
+    size = tensor.shape[axis]
+    if isinstance(split_size_or_sections, (int, np.integer)):
+        step = int(split_size_or_sections)
+        if step < 0 or (step == 0 and size != 0):
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}"
+                               if step == 0 else f"split expects split_size be non-negative, but got split_size={step}")
+        sizes = [min(step, size - start) for start in range(0, size, step)] if step else [0]
+        return _pieces(tensor, sizes, axis, with_sizes=False)
+    sizes = [int(n) for n in split_size_or_sections]
+    if sum(sizes) != size or any(n < 0 for n in sizes):
+        raise RuntimeError(messages.SPLIT_SIZES.format(size=size, dim=axis, sizes=list(sizes)))
+    return _pieces(tensor, sizes, axis, with_sizes=True)
+
+
+def chunk(input, chunks, dim=0):
+    """Cut into ``chunks`` pieces of equal size along ``dim`` (the last may be smaller; there may be fewer).
+
+    >>> import minigrad
+    >>> [p.tolist() for p in minigrad.arange(5.0).chunk(3)]
+    [[0.0, 1.0], [2.0, 3.0], [4.0]]
+    """
+    if chunks <= 0:
+        raise RuntimeError(messages.CHUNK_NOT_POSITIVE.format(chunks=chunks))
+    axis = _dim(dim, input)
+    size = input.shape[axis]
+    return split(input, max(-(-size // chunks), 1) if size else 0, axis) if size else split(input, [0] * chunks, axis)
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    """Cut along ``dim`` into ``n`` nearly equal pieces (the first ones one longer), or at the given indices.
+
+    >>> import minigrad
+    >>> [p.tolist() for p in minigrad.arange(5.0).tensor_split(3)]
+    [[0.0, 1.0], [2.0, 3.0], [4.0]]
+    """
+    axis = _dim(dim, input)
+    size = input.shape[axis]
+    if isinstance(indices_or_sections, (int, np.integer)):
+        n = int(indices_or_sections)
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        bounds = [i * (size // n) + min(i, size % n) for i in range(n + 1)]
+    else:
+        bounds = [0] + [builtin_min(max(int(i), 0), size) for i in indices_or_sections] + [size]
+    # Each piece is a slice of its own, as PyTorch's tensor_split records them (SliceBackward0).
+    return tuple(narrow(input, axis, start, builtin_max(end - start, 0)) for start, end in zip(bounds, bounds[1:]))
+
+
+builtin_min, builtin_max = min, max
+
+
+def unbind(input, dim=0):
+    """The slices along ``dim``, as a tuple (``x.unbind(0)`` is ``(x[0], x[1], ...)``).
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).unbind(1)
+    (tensor([1., 3.]), tensor([2., 4.]))
+    """
+    axis = _dim(dim, input)
+    if input.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    outs = apply_with_outputs(Unbind, [input], dim=axis)
+    return tuple(_as_view_of(out, input) for out in outs)
+
+
+def narrow(input, dim, start, length):
+    """``length`` elements of ``dim`` from ``start``: a view (``x.narrow(1, 2, 3)`` is ``x[:, 2:5]``).
+
+    >>> import minigrad
+    >>> minigrad.arange(6.0).view(2, 3).narrow(1, 1, 2)
+    tensor([[1., 2.],
+            [4., 5.]])
+    """
+    axis = _dim(dim, input)
+    size = input.shape[axis]
+    start = int(start)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    if start < 0:
+        start += size
+    if start + length > size:
+        raise RuntimeError(messages.NARROW_PAST_END.format(start=start, length=length, size=size))
+    return _as_view_of(_index(input, (slice(None),) * axis + (slice(start, start + length), Ellipsis),
+                              "SliceBackward0"), input)
+
+
+def flip(input, *dims):
+    """Reverse the order of the elements along ``dims`` (a copy, as PyTorch's).
+
+    >>> import minigrad
+    >>> minigrad.tensor([1.0, 2.0, 3.0]).flip(0)
+    tensor([3., 2., 1.])
+    """
+    axes = normalize_dim(_sizes(dims), input.ndim)
+    if input.ndim == 0:
+        return Flip.apply(input, dims=())
+    return Flip.apply(input, dims=axes)
+
+
+
+def roll(input, shifts, dims=None):
+    """Shift the elements cyclically along ``dims`` (of the flattened tensor, if None).
+
+    >>> import minigrad
+    >>> minigrad.tensor([1.0, 2.0, 3.0]).roll(1)
+    tensor([3., 1., 2.])
+    """
+    if dims is None:
+        shift = shifts[0] if isinstance(shifts, (tuple, list)) else shifts
+        return Roll.apply(input, shifts=int(shift), dims=None)
+    shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    axes = tuple(_dim(d, input) for d in dims)
+    return Roll.apply(input, shifts=tuple(int(s) for s in shifts), dims=axes)
+
+
+def repeat(input, *sizes):
+    """Tile the tensor: ``sizes[i]`` copies along dim i (extra leading sizes add dims).
+
+    >>> import minigrad
+    >>> minigrad.tensor([1.0, 2.0]).repeat(2, 2)
+    tensor([[1., 2., 1., 2.],
+            [1., 2., 1., 2.]])
+    """
+    repeats = _sizes(sizes)
+    if len(repeats) < input.ndim:
+        raise RuntimeError(messages.REPEAT_TOO_FEW)
+    return Repeat.apply(input, repeats=tuple(int(r) for r in repeats))
+
+
+def tile(input, dims):
+    """``repeat``, with missing leading sizes read as 1 (NumPy's ``tile``)."""
+    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
+
+
+def _matrix_rows(input, op):
+    if input.ndim < 2:
+        raise RuntimeError(f"{op}: input tensor must have at least 2 dimensions")
+
+
+def tril(input, diagonal=0):
+    """The lower triangle: elements above the ``diagonal``-th diagonal set to 0.
+
+    >>> import minigrad
+    >>> minigrad.ones(2, 2).tril()
+    tensor([[1., 0.],
+            [1., 1.]])
+    """
+    _matrix_rows(input, "tril")
+    return Triangle.apply(input, diagonal=diagonal, lower=True)
+
+
+def triu(input, diagonal=0):
+    """The upper triangle: elements below the ``diagonal``-th diagonal set to 0."""
+    _matrix_rows(input, "triu")
+    return Triangle.apply(input, diagonal=diagonal, lower=False)
+
+
+def diag(input, diagonal=0):
+    """A 1-D tensor: the square matrix with it on a diagonal. A matrix: its diagonal (a copy).
+
+    >>> import minigrad
+    >>> minigrad.diag(minigrad.tensor([1.0, 2.0]))
+    tensor([[1., 0.],
+            [0., 2.]])
+    """
+    if input.ndim == 1:
+        return DiagEmbed.apply(input, offset=diagonal)
+    if input.ndim == 2:
+        return Diagonal.apply(input, offset=diagonal)
+    raise RuntimeError(messages.DIAG_DIMS.format(ndim=input.ndim))
+
+
+def trace(input):
+    """The sum of a matrix's main diagonal.
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).trace()
+    tensor(5.)
+    """
+    if input.ndim != 2:
+        raise RuntimeError(messages.TRACE_NOT_MATRIX.format(ndim=input.ndim))
+    return Trace.apply(input)
+
+
+def _index_array(index, op):
+    array = index._data if isinstance(index, Tensor) else np.asarray(index)
+    if array.dtype.kind not in "iu":
+        raise RuntimeError(messages.GATHER_INDEX_DTYPE if op == "gather" else
+                           f"{op}(): Expected dtype int32 or int64 for index")
+    return array
+
+
+def gather(input, dim, index):
+    """``z[i][j] = input[index[i][j]][j]`` for dim 0 (likewise for other dims): pick along ``dim``.
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).gather(1, minigrad.tensor([[1], [0]]))
+    tensor([[2.],
+            [3.]])
+    """
+    axis = _dim(dim, input)
+    where = _index_array(index, "gather")
+    if where.ndim != input.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    size = input.shape[axis] if input.ndim else 1
+    bad = where[(where < -size) | (where >= size)] if where.size else where
+    if bad.size:
+        raise RuntimeError(messages.INDEX_OUT_OF_BOUNDS.format(index=int(bad.flat[0]), dim=axis, size=size))
+    if input.ndim == 0:
+        return Gather.apply(input.reshape(1), index=where.reshape(1), dim=0).reshape(())
+    return Gather.apply(input, index=where, dim=axis)
+
+
+def index_select(input, dim, index):
+    """The slices of ``input`` along ``dim`` at the positions in the 1-D ``index``.
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).index_select(0, minigrad.tensor([1, 1]))
+    tensor([[3., 4.],
+            [3., 4.]])
+    """
+    axis = _dim(dim, input)
+    where = _index_array(index, "index_select")
+    if where.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    size = input.shape[axis] if input.ndim else 1
+    bad = where[(where < 0) | (where >= size)]
+    if bad.size:
+        raise RuntimeError(messages.INDEX_SELECT_OUT_OF_BOUNDS.format(index=int(bad.flat[0]), size=size))
+    return IndexSelect.apply(input, index=where.reshape(-1), dim=axis)
+
+
+def masked_fill(input, mask, value):
+    """``input`` with ``value`` wherever the bool ``mask`` (broadcast) is True.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0, -2.0, 3.0])
+    >>> x.masked_fill(x < 0, 0.0)
+    tensor([1., 0., 3.])
+    """
+    array = mask._data if isinstance(mask, Tensor) else np.asarray(mask)
+    if array.dtype.kind != "b":
+        kind = {"f": "float", "i": "long", "u": "unsigned char"}.get(array.dtype.kind, str(array.dtype))
+        raise RuntimeError(messages.MASK_NOT_BOOL.format(dtype=kind))
+    try:
+        np.broadcast_shapes(input.shape, array.shape)
+    except ValueError:
+        raise broadcast_error(array.shape, input.shape) from None
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.ndim} dimension(s).")
+        value = value.item()  # NB: PyTorch also sends a gradient to a value tensor (MaskedFillBackward1)
+    return MaskedFill.apply(input, mask=array, value=value)
+
+
+def sort(input, dim=-1, descending=False, stable=False):
+    """``(values, indices)``: the elements in order along ``dim``, and where each came from.
+
+    >>> import minigrad
+    >>> minigrad.tensor([3.0, 1.0, 2.0]).sort()
+    minigrad.return_types.sort(
+    values=tensor([1., 2., 3.]),
+    indices=tensor([1, 2, 0]))
+    """
+    axis = _dim(dim, input)
+    indices = _order(input._data, axis, descending)
+    values = Sort.apply(input, indices=indices, dim=axis, kind="SortBackward0") if input.ndim else input.clone()
+    return SortResult(values, Tensor._wrap(indices))
+
+
+def _order(array, axis, descending):
+    """Positions that sort ``array`` along ``axis``, ties in their original order (a stable sort)."""
+    if array.ndim == 0:
+        return np.zeros((), dtype=np.int64)
+    if descending:
+        return _descending(array, axis)
+    return np.argsort(array, axis=axis, kind="stable").astype(np.int64)
+
+
+def _descending(array, axis):
+    # NaN sorts as the largest value in PyTorch; for the rest, the largest first, ties in original order.
+    keys = np.where(np.isnan(array), np.inf, array) if array.dtype.kind == "f" else array
+    return np.argsort(-keys if keys.dtype.kind != "b" else ~keys, axis=axis, kind="stable").astype(np.int64)
+
+
+def argsort(input, dim=-1, descending=False, stable=False):
+    """The positions that would sort ``input`` along ``dim`` (``sort(...).indices``)."""
+    return sort(input, dim, descending, stable).indices
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """``(values, indices)`` of the ``k`` largest (or smallest) elements along ``dim``.
+
+    >>> import minigrad
+    >>> minigrad.tensor([1.0, 3.0, 2.0]).topk(2)
+    minigrad.return_types.topk(
+    values=tensor([3., 2.]),
+    indices=tensor([1, 2]))
+    """
+    axis = _dim(dim, input)
+    size = input.shape[axis] if input.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError(messages.TOPK_OUT_OF_RANGE)
+    if input.ndim == 0:
+        return TopkResult(input.clone(), Tensor._wrap(np.zeros((), dtype=np.int64)))
+    order = _order(input._data, axis, descending=largest)
+    indices = np.take(order, np.arange(k), axis=axis)
+    values = Sort.apply(input, indices=indices, dim=axis, kind="TopkBackward0")
+    return TopkResult(values, Tensor._wrap(indices))

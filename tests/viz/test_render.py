@@ -7,9 +7,11 @@ A missing renderer is simulated with an empty ``PATH`` (no ``dot``) and a
 a package that is not installed.
 """
 
+import os
 import shutil
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -224,3 +226,80 @@ def test_save_rejects_an_unknown_extension(tmp_path):
     with pytest.raises(ValueError, match=r"\.svg, \.png or \.pdf"):
         Picture(CHAIN).save(tmp_path / "chain.jpeg")
     assert not (tmp_path / "chain.jpeg").exists()
+
+
+# --- time limits: a layout never hangs the kernel -------------------------------------
+
+# A dense random graph: dot needs minutes for it, far past the limits used here.
+TANGLE = "digraph {" + "".join(f"n{i} -> n{(i * 7919) % 3000}; n{i} -> n{(i * 31) % 3000};"
+                               for i in range(3000)) + "}"
+
+
+def _children_named(parent_pid, name):
+    """Pids of the live processes named ``name`` whose parent is ``parent_pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{entry}/comm") as comm:
+                    command = comm.read().strip()
+            except OSError:
+                continue  # ended while we looked
+            state, ppid = fields[0], int(fields[1])
+            if ppid == parent_pid and command == name and state != "Z":
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_a_layout_past_its_time_limit_stops_with_advice(renderer):
+    started = time.monotonic()
+    with pytest.raises(render.RenderTimeout, match=r"in 1 s, so it was stopped.*max_nodes=.*timeout="):
+        render_svg(TANGLE, timeout=1)
+    assert time.monotonic() - started < 10  # 1 s, plus the time to start and stop the child
+
+
+def test_the_time_limit_comes_from_the_argument_then_the_environment(monkeypatch):
+    monkeypatch.setenv(render.TIMEOUT_ENV, "7")
+    assert render.render_timeout(None) == 7.0 and render.render_timeout(2) == 2.0
+    monkeypatch.delenv(render.TIMEOUT_ENV)
+    assert render.render_timeout(None) == render.DEFAULT_TIMEOUT
+    with pytest.raises(ValueError, match="positive"):
+        render.render_timeout(0)
+
+
+def test_a_picture_too_slow_to_lay_out_shows_the_reason_as_text(renderer):
+    bundle = Picture(TANGLE, "<tangle>", timeout=1)._repr_mimebundle_()
+    assert set(bundle) == {"text/plain"}
+    assert bundle["text/plain"].startswith("<tangle>\n") and "was stopped" in bundle["text/plain"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; the death signal is Linux's")
+def test_dot_dies_with_the_kernel_that_started_it(monkeypatch):
+    _use(monkeypatch, "dot")
+    # The stand-in kernel loads render.py alone: it needs nothing else to start dot.
+    loads_render = ("import importlib.util, sys; spec = importlib.util.spec_from_file_location('r', sys.argv[1]); "
+                    "r = importlib.util.module_from_spec(spec); spec.loader.exec_module(r); "
+                    "r.render_svg(sys.stdin.read(), timeout=600)")
+    kernel = subprocess.Popen([sys.executable, "-c", loads_render, render.__file__], stdin=subprocess.PIPE)
+    kernel.stdin.write(TANGLE.encode())
+    kernel.stdin.close()
+    deadline = time.monotonic() + 30
+    while not (dots := _children_named(kernel.pid, "dot")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert len(dots) == 1, "the stand-in kernel never started dot"
+    kernel.kill()  # as a kernel restart or the out-of-memory killer would
+    kernel.wait()
+    deadline = time.monotonic() + 10
+    while _alive(dots[0]) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(dots[0])

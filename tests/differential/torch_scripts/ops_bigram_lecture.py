@@ -64,7 +64,7 @@ print(xs[:8], ys[:8], num)
 print(xs.dtype)
 
 # %% one-hot inputs
-xenc = F.one_hot(xs, num_classes=V).float()
+xenc = torch.eye(V)[xs]  # one-hot rows (F.one_hot is the usual spelling)
 print(xenc.shape, xenc.dtype)
 print(xenc[:3])
 
