@@ -193,7 +193,7 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, requires
     >>> import minigrad
     >>> g = minigrad.Generator().manual_seed(2147483647)
     >>> minigrad.randint(0, 10, (5,), generator=g)
-    tensor([7, 6, 8, 3, 9])
+    tensor([1, 4, 9, 2, 3])
     """
     if size is None:  # randint(high, size): the first two arguments move up one place
         low, high, size = 0, low, high
@@ -229,7 +229,7 @@ def randperm(n, *, generator=None, dtype=None, requires_grad=False):
 
     >>> import minigrad
     >>> minigrad.randperm(5, generator=minigrad.Generator().manual_seed(0))
-    tensor([2, 0, 1, 3, 4])
+    tensor([4, 0, 1, 3, 2])
     """
     if n < 0:
         raise RuntimeError(messages.RANDPERM_NEGATIVE.format(n=n))
@@ -303,7 +303,7 @@ def multinomial(input, num_samples, replacement=False, *, generator=None):
     >>> import minigrad
     >>> g = minigrad.Generator().manual_seed(2147483647)
     >>> minigrad.multinomial(minigrad.tensor([0.6, 0.3, 0.1]), 5, replacement=True, generator=g)
-    tensor([0, 1, 1, 0, 1])
+    tensor([1, 1, 1, 0, 0])
     """
     probs = input._data
     if probs.ndim not in (1, 2):

@@ -106,7 +106,7 @@ def bernoulli_(input, p=0.5, *, generator=None):
 
     >>> import minigrad
     >>> minigrad.empty(4).bernoulli_(0.5, generator=minigrad.Generator().manual_seed(0))
-    tensor([1., 0., 1., 1.])
+    tensor([0., 0., 1., 0.])
     """
     generator = random._or_default(generator)
     if isinstance(p, Tensor):
@@ -126,7 +126,7 @@ def exponential_(input, lambd=1.0, *, generator=None):
 
     >>> import minigrad
     >>> minigrad.empty(3).exponential_(generator=minigrad.Generator().manual_seed(0))
-    tensor([0.2232, 1.6153, 0.6081])
+    tensor([3.5083, 1.2304, 0.6150])
     """
     if not lambd > 0:
         raise RuntimeError(messages.EXPONENTIAL_LAMBDA.format(lambd=lambd))
