@@ -1,15 +1,21 @@
-"""``minigrad.nn``: just enough of ``torch.nn`` to build and train a real model.
+"""``minigrad.nn``: the parts of ``torch.nn`` that tutorials and course notebooks build models from.
 
-``Module`` (the tree of parameters), ``Parameter``, the layers ``Linear``,
-``Sequential``, ``ReLU``, ``Tanh``, ``Sigmoid``, the losses ``MSELoss`` and
-``CrossEntropyLoss``, and ``functional`` (the same computations as functions).
+``Module`` (the tree of parameters), ``Parameter``, ``init`` (initial values), the layers
+(``Linear``, ``Embedding``, ``Dropout``, ``Flatten``, ``LayerNorm``, ``BatchNorm1d`` ...), the
+activations, the containers ``Sequential``, ``ModuleList``, ``ModuleDict``, the losses, and
+``functional`` (the same computations as functions).
 """
 
-from . import functional
-from .layers import Linear, ReLU, Sequential, Sigmoid, Tanh
-from .loss import CrossEntropyLoss, MSELoss
+from . import functional, init
+from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
+from .container import ModuleDict, ModuleList, Sequential
+from .layers import Dropout, Embedding, Flatten, Identity, Linear, Unflatten
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
+from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
 
-__all__ = ["functional", "Module", "Parameter", "Linear", "Sequential", "ReLU", "Tanh", "Sigmoid", "MSELoss",
-           "CrossEntropyLoss"]
+__all__ = ["functional", "init", "Module", "Parameter", "Linear", "Identity", "Flatten", "Unflatten", "Dropout",
+           "Embedding", "LayerNorm", "BatchNorm1d", "Sequential", "ModuleList", "ModuleDict", "ReLU", "Tanh",
+           "Sigmoid", "SiLU", "LeakyReLU", "ELU", "GELU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
+           "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss"]

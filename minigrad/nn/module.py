@@ -16,6 +16,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from .. import dtypes, messages
+from ..function import RemovableHandle
 from ..grad_mode import no_grad
 from ..tensor import Tensor
 from .parameter import Parameter
@@ -70,13 +71,71 @@ class Module:
         object.__setattr__(self, "_buffers", OrderedDict())
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", OrderedDict())
+        object.__setattr__(self, "_forward_pre_hooks", [])
+        object.__setattr__(self, "_forward_hooks", [])
 
     def forward(self, *args, **kwargs):
         """What the module computes; every subclass defines it."""
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
+        if self._forward_pre_hooks or self._forward_hooks:
+            return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        for hook in list(self._forward_pre_hooks):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        output = self.forward(*args, **kwargs)
+        for hook in list(self._forward_hooks):
+            result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
+
+    # --- hooks -------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        """``hook(module, args) -> None or new args`` runs before each ``forward``.
+
+        >>> from minigrad import nn
+        >>> relu = nn.ReLU()
+        >>> handle = relu.register_forward_pre_hook(lambda module, args: print("in:", args[0]))
+        >>> import minigrad; _ = relu(minigrad.tensor([-1.0]))
+        in: tensor([-1.])
+        >>> handle.remove()
+        """
+        if with_kwargs:
+            raise NotImplementedError("minigrad's forward pre-hooks do not implement with_kwargs=True")
+        return self._add_hook(self._forward_pre_hooks, hook, prepend)
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False, always_call=False):
+        """``hook(module, args, output) -> None or new output`` runs after each ``forward``.
+
+        >>> import minigrad
+        >>> from minigrad import nn
+        >>> layer = nn.Linear(2, 3)
+        >>> handle = layer.register_forward_hook(lambda module, args, output: print(output.shape))
+        >>> _ = layer(minigrad.ones(4, 2))
+        minigrad.Size([4, 3])
+        """
+        if with_kwargs or always_call:
+            raise NotImplementedError("minigrad's forward hooks do not implement with_kwargs or always_call")
+        return self._add_hook(self._forward_hooks, hook, prepend)
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """Not implemented: PyTorch wraps the module's inputs and outputs in extra graph nodes for it."""
+        raise NotImplementedError("minigrad does not implement Module.register_full_backward_hook; "
+                                  "register_hook on the module's output or input tensors instead")
+
+    @staticmethod
+    def _add_hook(hooks, hook, prepend):
+        if prepend:
+            hooks.insert(0, hook)
+        else:
+            hooks.append(hook)
+        return RemovableHandle(hooks, hook)
 
     # --- registration ------------------------------------------------------------------
     def register_parameter(self, name, param):
@@ -289,6 +348,35 @@ class Module:
             param.requires_grad_(requires_grad)
         return self
 
+    def get_submodule(self, target):
+        """The module at dotted path ``target`` (``"0.fc"``); ``""`` is this module.
+
+        >>> from minigrad import nn
+        >>> nn.Sequential(nn.Linear(1, 1)).get_submodule("0")
+        Linear(in_features=1, out_features=1, bias=True)
+        """
+        module = self
+        if target == "":
+            return module
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return module
+
+    def get_parameter(self, target):
+        """The parameter at dotted path ``target`` (``"0.weight"``)."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
+
     def zero_grad(self, set_to_none=True):
         """Reset the gradients of all parameters: to None (default), or fill them with zeros."""
         for param in self.parameters():
@@ -317,6 +405,60 @@ class Module:
     def double(self):
         """Cast floating-point parameters and buffers to float64; return self."""
         return self._cast(dtypes.float64)
+
+    def half(self):
+        """Cast floating-point parameters and buffers to float16; return self."""
+        return self._cast(dtypes.float16)
+
+    def to(self, *args, **kwargs):
+        """Move to a device (only the CPU) and/or cast floating-point parameters and buffers; return self.
+
+        Accepts ``to(device)``, ``to(dtype)``, ``to(device, dtype)``, ``to(tensor)`` and the keywords
+        ``device=``, ``dtype=``, ``non_blocking=``, as PyTorch.
+
+        Raises:
+            TypeError: for a dtype that is not floating point.
+            AssertionError: for a CUDA device (minigrad has none), as PyTorch without CUDA.
+
+        >>> import minigrad
+        >>> minigrad.nn.Linear(2, 1).to(minigrad.float64).weight.dtype
+        minigrad.float64
+        """
+        device, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
+        kwargs.pop("non_blocking", None)
+        if kwargs:
+            raise TypeError(f"to() received an invalid combination of arguments: {sorted(kwargs)}")
+        for arg in args:
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, dtypes.dtype):
+                dtype = arg
+            elif not isinstance(arg, bool):  # a device, or its name
+                device = arg
+        if device is not None:
+            self._check_device(device)
+        if dtype is None:
+            return self
+        if not (dtypes.of(dtype).is_floating_point or dtypes.of(dtype).is_complex):
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                            f"dtype={dtypes.of(dtype)!r}")
+        return self._cast(dtype)
+
+    @staticmethod
+    def _check_device(device):
+        kind = str(getattr(device, "type", device)).split(":")[0]
+        if kind == "cuda":
+            raise AssertionError(messages.NO_CUDA)
+        if kind != "cpu":
+            raise NotImplementedError(f"minigrad runs on the CPU only, not on {device!r}")
+
+    def cpu(self):
+        """Already there: minigrad runs on the CPU. Returns self."""
+        return self
+
+    def cuda(self, device=None):
+        """Raises PyTorch's error without CUDA: minigrad has no GPU."""
+        self._check_device("cuda")
 
     def float(self):
         """Cast floating-point parameters and buffers to float32; return self."""

@@ -41,3 +41,11 @@ class Parameter(Tensor):
 
     def __repr__(self):
         return "Parameter containing:\n" + super().__repr__()
+
+    def __deepcopy__(self, memo):
+        # As PyTorch's Parameter: a fresh leaf over a copy of the data; hooks and .grad stay behind.
+        if id(self) in memo:
+            return memo[id(self)]
+        result = type(self)(Tensor._wrap(self._data.copy()), self.requires_grad)
+        memo[id(self)] = result
+        return result

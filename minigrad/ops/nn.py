@@ -10,6 +10,7 @@ from .. import dtypes
 from .. import messages
 from ..function import Node
 from ..tensor import Tensor
+from .elementwise import where
 from .linalg import Addmm
 from .operands import normalize_dim
 
@@ -83,31 +84,435 @@ class MseLoss(Node):
 
 
 class NllLoss(Node):
-    """z = -mean(logp[i, target[i]])        grad_logp = -grad / N at each target, 0 elsewhere"""
+    """z_i = -w[t_i] * logp[i, t_i] (0 where t_i == ignore_index); "mean" divides the sum by sum_i w[t_i]
 
-    saved_params = ("target", "reduction")
+    grad_logp[i, t_i] = -grad * w[t_i] (/ sum_i w[t_i] for "mean"), 0 elsewhere. A 1-D ``logp``
+    is one sample. The class weights and the targets are not differentiable, as in PyTorch.
+    """
 
-    def forward(self, logp, target, reduction="mean"):
-        self.target, self.reduction, self.shape = target, reduction, logp.shape
-        picked = logp[np.arange(logp.shape[0]), target]
-        if reduction == "mean":
-            return np.asarray(-picked.mean(), dtype=logp.dtype)
+    saved_params = ("target", "weight", "ignore_index", "reduction")
+
+    def forward(self, logp, target, weight=None, ignore_index=-100, reduction="mean"):
+        self.target, self.weight, self.ignore_index, self.reduction = target, weight, ignore_index, reduction
+        self.shape = logp.shape
+        rows = logp.reshape(-1, logp.shape[-1])
+        targets = target.reshape(-1)
+        counted = targets != ignore_index
+        safe = np.where(counted, targets, 0)
+        w = np.where(counted, 1 if weight is None else weight[safe], 0).astype(logp.dtype)
+        losses = -rows[np.arange(rows.shape[0]), safe] * w
+        self.total_weight = w.sum()
+        if reduction == "none":
+            return losses.reshape(target.shape)
         if reduction == "sum":
-            return np.asarray(-picked.sum(), dtype=logp.dtype)
-        return -picked
+            return np.asarray(losses.sum(), dtype=logp.dtype)
+        return np.asarray(losses.sum() / self.total_weight, dtype=logp.dtype)
 
     @property
     def _saved_target(self):
         return Tensor._wrap(self.target)
 
+    @property
+    def _saved_weight(self):
+        return None if self.weight is None else Tensor._wrap(self.weight)
+
+    @property
+    def _saved_total_weight(self):
+        return Tensor._wrap(np.asarray(self.total_weight))
+
     def backward(self, grad):
-        n = self.shape[0]
-        onehot = np.zeros(self.shape, dtype=grad.dtype)
-        onehot[np.arange(n), self.target] = 1.0
+        rows = int(np.prod(self.shape[:-1]))
+        targets = self.target.reshape(-1)
+        counted = targets != self.ignore_index
+        safe = np.where(counted, targets, 0)
+        w = np.where(counted, 1 if self.weight is None else self.weight[safe], 0).astype(grad.dtype)
+        if self.reduction == "mean":
+            w = w / self.total_weight
+        picker = np.zeros((rows, self.shape[-1]), dtype=grad.dtype)
+        picker[np.arange(rows), safe] = -w  # -w[t_i] at each counted target
+        picker = Tensor._wrap(picker.reshape(self.shape))
         if self.reduction == "none":
-            return -grad.unsqueeze(1) * Tensor._wrap(onehot)
-        scale = 1.0 / n if self.reduction == "mean" else 1.0
-        return grad * Tensor._wrap(onehot * -scale)
+            return grad.unsqueeze(-1) * picker
+        return grad * picker
+
+
+def _log_clamped(x):
+    # PyTorch clamps log(0) at -100 in binary_cross_entropy, so a confident wrong answer stays finite.
+    return np.maximum(np.log(x), -100)
+
+
+def _reduce(losses, reduction):
+    """The "none" / "mean" / "sum" of PyTorch's losses, on a NumPy array."""
+    if reduction == "mean":
+        return np.asarray(losses.mean(), dtype=losses.dtype)
+    if reduction == "sum":
+        return np.asarray(losses.sum(), dtype=losses.dtype)
+    return losses
+
+
+def _reduced_grad(grad, reduction, numel):
+    """The incoming gradient of a reduced loss, as the gradient of each elementwise loss."""
+    return grad / numel if reduction == "mean" else grad
+
+
+class BinaryCrossEntropy(Node):
+    """z = -w (y log(x) + (1 - y) log(1 - x))        grad_x = grad w (x - y) / max(x (1 - x), 1e-12)
+
+    grad_y = grad w (log(1 - x) - log(x)). The logs are clamped at -100, as in PyTorch.
+    """
+
+    may_warn = True
+    saves = ("self", "target")
+    input_names = ("self", "target")
+    saved_params = ("weight", "reduction")
+
+    def forward(self, x, y, weight=None, reduction="mean"):
+        self.weight, self.reduction = weight, reduction
+        losses = -(y * _log_clamped(x) + (1 - y) * _log_clamped(1 - x))
+        if weight is not None:
+            losses = losses * weight
+        return _reduce(losses.astype(x.dtype, copy=False), reduction)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        grad = _reduced_grad(grad, self.reduction, x.numel())
+        if self.weight is not None:
+            grad = grad * Tensor._wrap(self.weight)
+        grad_x = grad * (x - y) / ((1 - x) * x).clamp(min=1e-12)
+        grad_y = grad * ((1 - x).log() - x.log()) if self.needs_input_grad[1] else None
+        return grad_x, grad_y
+
+
+def _softplus_of_minus(x):
+    """log(1 + exp(-x)), computed without overflow: log1p(exp(-|x|)) + max(-x, 0)."""
+    return np.log1p(np.exp(-np.abs(x))) + np.maximum(-x, 0)
+
+
+class BinaryCrossEntropyWithLogits(Node):
+    """z = w ((1 - y) x + (1 + (p - 1) y) log(1 + exp(-x)))   (p: pos_weight; = BCE of sigmoid(x))
+
+    grad_x = grad w ((1 + (p - 1) y) sigmoid(x) - p y),  grad_y = grad w ((p - 1) log(1 + exp(-x)) - x)
+    """
+
+    may_warn = True
+    saves = ("self", "target")
+    input_names = ("self", "target")
+    saved_params = ("weight", "pos_weight", "reduction")
+
+    def forward(self, x, y, weight=None, pos_weight=None, reduction="mean"):
+        self.weight, self.pos_weight, self.reduction = weight, pos_weight, reduction
+        log_weight = 1 if pos_weight is None else 1 + (pos_weight - 1) * y
+        losses = (1 - y) * x + log_weight * _softplus_of_minus(x)
+        if weight is not None:
+            losses = losses * weight
+        return _reduce(losses.astype(x.dtype, copy=False), reduction)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        grad = _reduced_grad(grad, self.reduction, x.numel())
+        if self.weight is not None:
+            grad = grad * Tensor._wrap(self.weight)
+        if self.pos_weight is None:
+            grad_x = grad * (x.sigmoid() - y)
+        else:
+            p = Tensor._wrap(self.pos_weight)
+            grad_x = grad * ((1 + (p - 1) * y) * x.sigmoid() - p * y)
+        grad_y = None
+        if self.needs_input_grad[1]:
+            softplus_minus_x = ((-x.abs()).exp() + 1).log() + (-x).relu()
+            grad_y = grad * (-x if self.pos_weight is None else (Tensor._wrap(self.pos_weight) - 1)
+                             * softplus_minus_x - x)
+        return grad_x, grad_y
+
+
+class SmoothL1Loss(Node):
+    """d = x - y;  z = 0.5 d**2 / beta if |d| < beta else |d| - 0.5 beta        grad_x = grad clamp(d / beta, -1, 1)"""
+
+    saves = ("self", "target")
+    input_names = ("self", "target")
+    saved_params = ("reduction", "beta")
+
+    def forward(self, x, y, reduction="mean", beta=1.0):
+        self.reduction, self.beta = reduction, beta
+        d = np.abs(x - y)
+        losses = np.where(d < beta, 0.5 * d * d / beta, d - 0.5 * beta) if beta > 0 else d
+        return _reduce(losses.astype(x.dtype, copy=False), reduction)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        grad = _reduced_grad(grad, self.reduction, x.numel())
+        d = x - y
+        slope = (d / self.beta).clamp(-1, 1) if self.beta > 0 else d.sign()
+        grad_x = grad * slope
+        return grad_x, (-grad_x if self.needs_input_grad[1] else None)
+
+
+class HuberLoss(Node):
+    """d = x - y;  z = 0.5 d**2 if |d| < delta else delta (|d| - 0.5 delta)        grad_x = grad clamp(d, -delta, delta)"""
+
+    saves = ("self", "target")
+    input_names = ("self", "target")
+    saved_params = ("reduction", "delta")
+
+    def forward(self, x, y, reduction="mean", delta=1.0):
+        self.reduction, self.delta = reduction, delta
+        d = np.abs(x - y)
+        losses = np.where(d < delta, 0.5 * d * d, delta * (d - 0.5 * delta))
+        return _reduce(losses.astype(x.dtype, copy=False), reduction)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        grad = _reduced_grad(grad, self.reduction, x.numel())
+        grad_x = grad * (x - y).clamp(-self.delta, self.delta)
+        return grad_x, (-grad_x if self.needs_input_grad[1] else None)
+
+
+# --- activations -------------------------------------------------------------------------
+class LeakyRelu(Node):
+    """z = x if x > 0 else negative_slope * x        grad_x = grad * (1 if x > 0 else negative_slope)"""
+
+    saves = ("self",)
+    input_names = ("self",)
+    saved_params = ("negative_slope",)
+
+    def forward(self, x, negative_slope=0.01):
+        self.negative_slope = negative_slope
+        return np.where(x > 0, x, x * negative_slope).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        slope = np.where(x._data > 0, 1, self.negative_slope).astype(grad.dtype)
+        return grad * Tensor._wrap(slope)
+
+
+class Elu(Node):
+    """z = x if x > 0 else alpha (exp(x) - 1)        grad_x = grad * (1 if x > 0 else alpha exp(x))"""
+
+    may_warn = True
+    saves = ("self",)
+    input_names = ("self",)
+    saved_params = ("alpha",)
+
+    def forward(self, x, alpha=1.0):
+        self.alpha = alpha
+        return np.where(x > 0, x, alpha * np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        positive = Tensor._wrap(x._data > 0)
+        return grad * where(positive, 1.0, x.clamp(max=0).exp() * self.alpha)
+
+
+class Softplus(Node):
+    """z = log(1 + exp(beta x)) / beta  (x where beta x > threshold)        grad_x = grad * sigmoid(beta x)"""
+
+    may_warn = True
+    saves = ("self",)
+    input_names = ("self",)
+    saved_params = ("beta", "threshold")
+
+    def forward(self, x, beta=1.0, threshold=20.0):
+        self.beta, self.threshold = beta, threshold
+        bx = x * beta
+        smooth = (np.log1p(np.exp(-np.abs(bx))) + np.maximum(bx, 0)) / beta
+        return np.where(bx > threshold, x, smooth).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        linear = Tensor._wrap(x._data * self.beta > self.threshold)
+        return grad * where(linear, 1.0, (x * self.beta).sigmoid())
+
+
+class Silu(Node):
+    """z = x * sigmoid(x)        grad_x = grad * s (1 + x (1 - s)),  s = sigmoid(x)"""
+
+    may_warn = True
+    saves = ("self",)
+    input_names = ("self",)
+
+    def forward(self, x):
+        return (x / (1 + np.exp(-x))).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        s = x.sigmoid()
+        return grad * s * (1 + x * (1 - s))
+
+
+_SQRT_2_OVER_PI = float(np.sqrt(2 / np.pi))
+
+
+def _erf(x):
+    """The error function, elementwise (Abramowitz and Stegun 7.1.26: |error| < 1.5e-7).
+
+    NB: NumPy has no erf; PyTorch's is exact to the last bit. This one is exact to the printed digits.
+    """
+    t = 1 / (1 + 0.3275911 * np.abs(x))
+    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
+    return np.sign(x) * (1 - poly * np.exp(-x * x))
+
+
+class NormalCdf(Node):
+    """z = Phi(x) = (1 + erf(x / sqrt(2))) / 2        grad_x = grad * exp(-x**2 / 2) / sqrt(2 pi)
+
+    The standard normal's CDF, a piece of GELU's gradient (kept differentiable for create_graph).
+    """
+
+    saves = ("self",)
+    input_names = ("self",)
+
+    def forward(self, x):
+        return (0.5 * (1 + _erf(x / np.sqrt(2)))).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad * (x * x * -0.5).exp() * (1 / np.sqrt(2 * np.pi))
+
+
+class Gelu(Node):
+    """z = x Phi(x)        grad_x = grad * (Phi(x) + x phi(x))     (Phi, phi: the standard normal's CDF, PDF)
+
+    With ``approximate="tanh"``: z = x (1 + tanh(u)) / 2, u = sqrt(2/pi) (x + 0.044715 x**3),
+    grad_x = grad * ((1 + tanh(u)) / 2 + x (1 - tanh(u)**2) sqrt(2/pi) (1 + 3 * 0.044715 x**2) / 2).
+    """
+
+    saves = ("self",)
+    input_names = ("self",)
+    saved_params = ("approximate",)
+
+    def forward(self, x, approximate="none"):
+        self.approximate = approximate
+        if approximate == "tanh":
+            z = 0.5 * x * (1 + np.tanh(_SQRT_2_OVER_PI * (x + 0.044715 * x ** 3)))
+        else:
+            z = x * 0.5 * (1 + _erf(x / np.sqrt(2)))
+        return z.astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        if self.approximate == "tanh":
+            th = ((x + x * x * x * 0.044715) * _SQRT_2_OVER_PI).tanh()
+            slope = (th + 1) * 0.5 + x * (1 - th * th) * (x * x * (3 * 0.044715) + 1) * (_SQRT_2_OVER_PI * 0.5)
+        else:
+            slope = NormalCdf.apply(x) + x * (x * x * -0.5).exp() * (1 / np.sqrt(2 * np.pi))
+        return grad * slope
+
+
+# --- layers as single nodes -----------------------------------------------------------
+class Embedding(Node):
+    """z = weight[indices]        grad_weight[k] = sum of grad over the positions where indices == k
+
+    Rows at ``padding_idx`` get no gradient. The indices are not differentiable.
+    """
+
+    input_names = ("weight",)
+    saved_arrays = ("indices",)
+    saved_params = ("padding_idx",)
+
+    def forward(self, weight, indices, padding_idx=None):
+        self.indices, self.padding_idx, self.num_weights = indices, padding_idx, weight.shape[0]
+        return weight[indices]
+
+    def backward(self, grad):
+        return EmbeddingDenseBackward.apply(grad, indices=self._array("indices"), num_weights=self.num_weights,
+                                            padding_idx=self.padding_idx)
+
+
+class EmbeddingDenseBackward(Node):
+    """z = zeros(num_weights, dim); z[indices] += g (the scatter-add of Embedding's backward)
+
+    grad_g = grad[indices] (a gather: this node's own derivative is an Embedding lookup).
+    """
+
+    input_names = ("grad_output",)
+    saved_arrays = ("indices",)
+
+    def forward(self, g, indices, num_weights, padding_idx=None):
+        self.indices = indices
+        out = np.zeros((num_weights,) + g.shape[indices.ndim:], dtype=g.dtype)
+        np.add.at(out, indices, g)
+        if padding_idx is not None:
+            out[padding_idx] = 0
+        return out
+
+    def backward(self, grad):
+        return Embedding.apply(grad, indices=self._array("indices"))
+
+
+class NativeLayerNorm(Node):
+    """xhat = (x - mean) / sqrt(var + eps) over the normalized (last) dims;  z = xhat * weight + bias
+
+    grad_x = rstd * (g - mean(g) - xhat * mean(g * xhat)) with g = grad * weight (means over those dims),
+    grad_weight = sum(grad * xhat), grad_bias = sum(grad) over the other dims.
+    Without an affine part, ``weight`` and ``bias`` are constant ones and zeros (no edge, as in PyTorch).
+    """
+
+    saves = ("input", "weight", "bias")
+    input_names = ("input", "weight", "bias")
+    saved_params = ("normalized_shape", "eps")
+
+    def forward(self, x, weight, bias, normalized_shape, eps=1e-5):
+        self.normalized_shape, self.eps = normalized_shape, eps
+        self.axes = tuple(range(x.ndim - len(normalized_shape), x.ndim))
+        mean = x.mean(axis=self.axes, keepdims=True)
+        var = ((x - mean) ** 2).mean(axis=self.axes, keepdims=True)
+        z = (x - mean) / np.sqrt(var + eps) * weight + bias
+        return z.astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        x, weight, bias = self.saved_tensors
+        mean = x.mean(self.axes, keepdim=True)
+        centred = x - mean
+        rstd = ((centred * centred).mean(self.axes, keepdim=True) + self.eps) ** -0.5
+        xhat = centred * rstd
+        g = grad * weight
+        grad_x = rstd * (g - g.mean(self.axes, keepdim=True) - xhat * (g * xhat).mean(self.axes, keepdim=True))
+        batch_axes = tuple(range(x.ndim - len(self.axes)))
+        return grad_x, (grad * xhat).sum(batch_axes), grad.sum(batch_axes)
+
+
+class NativeBatchNorm(Node):
+    """Training: xhat = (x - mean) / sqrt(var + eps) over every dim but the channels (dim 1);
+    evaluation: the same with the given running mean and variance;  z = xhat * weight + bias
+
+    grad_x (training) = rstd * (g - mean(g) - xhat * mean(g * xhat)) with g = grad * weight;
+    grad_x (evaluation) = g * rstd;  grad_weight = sum(grad * xhat), grad_bias = sum(grad).
+    """
+
+    saves = ("input", "weight", "bias")
+    input_names = ("input", "weight", "bias")
+    saved_params = ("training", "eps")
+    saved_arrays = ("running_mean", "running_var")
+
+    def forward(self, x, weight, bias, running_mean=None, running_var=None, training=True, eps=1e-5):
+        self.training, self.eps = training, eps
+        self.axes = (0,) + tuple(range(2, x.ndim))
+        self.channel_shape = (1, x.shape[1]) + (1,) * (x.ndim - 2)
+        if training:
+            mean = x.mean(axis=self.axes, keepdims=True)
+            var = ((x - mean) ** 2).mean(axis=self.axes, keepdims=True)
+        else:
+            mean, var = running_mean.reshape(self.channel_shape), running_var.reshape(self.channel_shape)
+            self.running_mean, self.running_var = mean, var
+        z = (x - mean) / np.sqrt(var + eps) * weight.reshape(self.channel_shape) + bias.reshape(self.channel_shape)
+        return z.astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        x, weight, bias = self.saved_tensors
+        if self.training:
+            mean = x.mean(self.axes, keepdim=True)
+            centred = x - mean
+            rstd = ((centred * centred).mean(self.axes, keepdim=True) + self.eps) ** -0.5
+        else:
+            centred = x - Tensor._wrap(self._array("running_mean"))
+            rstd = Tensor._wrap(self._array("running_var") + self.eps) ** -0.5
+        xhat = centred * rstd
+        g = grad * weight.reshape(*self.channel_shape)
+        if self.training:
+            grad_x = rstd * (g - g.mean(self.axes, keepdim=True) - xhat * (g * xhat).mean(self.axes, keepdim=True))
+        else:
+            grad_x = g * rstd
+        return grad_x, (grad * xhat).sum(self.axes), grad.sum(self.axes)
 
 
 def _dim(dim, input):
@@ -144,14 +549,23 @@ def mse_loss(input, target, reduction="mean"):
     return MseLoss.apply(input, target, reduction=reduction)
 
 
-def nll_loss(input, target, reduction="mean"):
-    """Negative log-likelihood of integer class ``target`` given log-probabilities ``input``."""
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+    """Negative log-likelihood of integer class ``target`` given log-probabilities ``input``.
+
+    ``input`` is (N, C) with ``target`` (N,), or one sample: (C,) with a 0-d ``target``.
+    """
     t = target._data if isinstance(target, Tensor) else np.asarray(target)
-    if t.dtype.kind not in "iu":
-        raise RuntimeError(f"expected scalar type Long but found {t.dtype}")
-    if t.size and (t.min() < 0 or t.max() >= input.shape[1]):
-        raise IndexError(f"Target {int(t.max() if t.max() >= input.shape[1] else t.min())} is out of bounds.")
-    return NllLoss.apply(input, target=t, reduction=reduction)
+    if t.dtype not in (dtypes.int64, dtypes.uint8):
+        raise RuntimeError("expected target dtype to be Long or Byte, but got "
+                           f"{dtypes.SCALAR_TYPE_NAMES.get(t.dtype, t.dtype)}")
+    if input.ndim == 2 and t.ndim != 1 or input.ndim == 1 and t.ndim > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    classes = input.shape[-1]
+    out_of_bounds = (t != ignore_index) & ((t < 0) | (t >= classes))
+    if out_of_bounds.any():
+        raise IndexError(f"Target {int(t[out_of_bounds].flat[0])} is out of bounds.")
+    w = None if weight is None else (weight._data if isinstance(weight, Tensor) else np.asarray(weight))
+    return NllLoss.apply(input, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
 
 
 def cross_entropy(input, target, reduction="mean"):
@@ -166,6 +580,11 @@ def linear(input, weight, bias=None):
     dims is viewed as 2-D for that ``addmm`` and the result viewed back. Otherwise it is
     ``matmul``, then the bias added in place.
     """
+    if input.ndim and weight.ndim == 2 and input.shape[-1] != weight.shape[1]:
+        # Checked here, as PyTorch's mm checks it (NumPy's matmul would say it in its own words).
+        rows = int(np.prod(input.shape[:-1]))
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
+                           f"{weight.shape[1]}x{weight.shape[0]})")
     if bias is None:
         return input @ weight.t()
     if input.ndim == 2 or (input.is_contiguous() and bias.is_contiguous()):

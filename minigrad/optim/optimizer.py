@@ -12,6 +12,7 @@ parameter's version counter is bumped exactly as an in-place op bumps it, so
 autograd still notices that a saved parameter changed.
 """
 
+import copy
 import warnings
 from collections import defaultdict
 
@@ -118,6 +119,7 @@ class Optimizer:
         Args:
             closure: optional function that recomputes the loss (run with grad enabled).
         """
+        self._opt_called = True  # read by the learning-rate schedulers, as in PyTorch
         loss = None
         if closure is not None:
             with enable_grad():
@@ -126,6 +128,48 @@ class Optimizer:
             for group in self.param_groups:
                 self._update_group(group)
         return loss
+
+    def state_dict(self):
+        """The optimizer's state as plain data: ``{"state": {index: {...}}, "param_groups": [...]}``.
+
+        Parameters are replaced by their position over all groups, so the dict can be
+        loaded into a new optimizer over a new model of the same shape.
+
+        >>> import minigrad
+        >>> w = minigrad.nn.Parameter(minigrad.zeros(2))
+        >>> minigrad.optim.SGD([w], lr=0.1).state_dict()["param_groups"][0]["params"]
+        [0]
+        """
+        index_of, groups = {}, []
+        for group in self.param_groups:
+            packed = {key: value for key, value in group.items() if key != "params"}
+            for p in group["params"]:
+                index_of.setdefault(p, len(index_of))
+            packed["params"] = [index_of[p] for p in group["params"]]
+            groups.append(packed)
+        state = {index_of[p]: value for p, value in self.state.items() if p in index_of}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """Take the options and per-parameter state saved by ``state_dict()`` (copied, not shared).
+
+        Raises:
+            ValueError: if the groups or their sizes do not match this optimizer's.
+        """
+        groups, saved_groups = self.param_groups, state_dict["param_groups"]
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        param_of = {index: p for saved, group in zip(saved_groups, groups)
+                    for index, p in zip(saved["params"], group["params"])}
+        self.state = defaultdict(dict)
+        for index, value in state_dict["state"].items():
+            if index in param_of:
+                self.state[param_of[index]] = {
+                    key: v.clone() if isinstance(v, Tensor) else copy.deepcopy(v) for key, v in value.items()}
+        self.param_groups = [{**saved, "params": group["params"]} for saved, group in zip(saved_groups, groups)]
 
     def _update_group(self, group):
         raise NotImplementedError(f"{type(self).__name__} must define _update_group")
