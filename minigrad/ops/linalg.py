@@ -296,41 +296,57 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 
 class Einsum(Node):
-    """z = einsum(equation, *operands)
+    """z = einsum(equation, x) or einsum(equation, x, y), one or two operands
 
-    grad of operand k = einsum of grad with the other operands, back to operand k's subscripts
-    (broadcast along a subscript that only operand k has: it was summed away).
+    grad of an operand = einsum of grad with the other operand, back to this operand's subscripts
+    (then broadcast along a subscript only this operand had: it was summed away).
     NB: PyTorch records einsum as the permutes, views and bmm it runs (the last node is usually
     ``ViewBackward0``); minigrad records one ``EinsumBackward0`` node, to keep the formula readable.
     """
 
+    saves = ("self", "other")
     saved_params = ("equation",)
 
     def forward(self, *arrays, equation):
         self.equation = equation
-        self.saved = [a for a in arrays]  # kept for backward, released with the node
-        self.saved_arrays = ("saved",)
         return np.asarray(np.einsum(equation, *arrays))
 
     def backward(self, grad):
         inputs, output = self.equation.split("->")
         subscripts = inputs.split(",")
-        arrays = self._array("saved")
+        operands = [t for t in self.saved_tensors[:len(subscripts)]]
         grads = []
         for k, wanted in enumerate(subscripts):
             if not self.needs_input_grad[k]:
                 grads.append(None)
                 continue
-            others = [(s, a) for i, (s, a) in enumerate(zip(subscripts, arrays)) if i != k]
+            others = [(s, t) for i, (s, t) in enumerate(zip(subscripts, operands)) if i != k]
             seen = set(output).union(*[s for s, _ in others])
             kept = "".join(c for c in wanted if c in seen)
-            terms = ",".join([output] + [s for s, _ in others])
-            g = einsum(f"{terms}->{kept}", grad, *[Tensor._wrap(a) for _, a in others])
+            g = einsum(",".join([output] + [s for s, _ in others]) + "->" + kept, grad, *[t for _, t in others])
+            shape = self._input_meta[k][0]
             if kept != wanted:  # put back the subscripts only this operand had, then broadcast
-                shape = [n if c in kept else 1 for c, n in zip(wanted, arrays[k].shape)]
-                g = g.reshape(shape).expand(arrays[k].shape)
+                g = g.reshape([n if c in kept else 1 for c, n in zip(wanted, shape)]).expand(shape)
             grads.append(g)
         return tuple(grads)
+
+
+class EinsumOne(Einsum):
+    """z = einsum(equation, x) (one operand: a sum, a transpose ...), linear in x: nothing saved"""
+
+    saves = ()
+
+    def name(self):
+        return "EinsumBackward0"
+
+    def backward(self, grad):
+        inputs, output = self.equation.split("->")
+        shape = self._input_meta[0][0]
+        kept = "".join(c for c in inputs if c in output)
+        g = einsum(f"{output}->{kept}", grad)
+        if kept != inputs:
+            g = g.reshape([n if c in kept else 1 for c, n in zip(inputs, shape)]).expand(shape)
+        return g
 
 
 def einsum(equation, *operands):
@@ -378,4 +394,10 @@ def einsum(equation, *operands):
     if len({t.dtype for t in operands}) > 1:
         raise RuntimeError("expected scalar type " + SCALAR_TYPE_NAMES[operands[0].dtype] + " but found "
                            + SCALAR_TYPE_NAMES[next(t.dtype for t in operands if t.dtype != operands[0].dtype)])
-    return Einsum.apply(*operands, equation=",".join(subscripts) + "->" + output)
+    while len(operands) > 2:  # contract the first two, keeping the subscripts still needed, and go on
+        rest = set(output).union(*subscripts[2:])
+        pair = "".join(dict.fromkeys(c for c in subscripts[0] + subscripts[1] if c in rest))
+        joined = Einsum.apply(operands[0], operands[1], equation=f"{subscripts[0]},{subscripts[1]}->{pair}")
+        operands, subscripts = [joined] + operands[2:], [pair] + subscripts[2:]
+    node = EinsumOne if len(operands) == 1 else Einsum
+    return node.apply(*operands, equation=",".join(subscripts) + "->" + output)

@@ -212,6 +212,56 @@ def _setitem_mask(lib, x, y):
     return z
 
 
+
+# --- helpers for the ops surface of issue #8 ----------------------------------------------
+def _np_std(x, axis=None, ddof=1, keepdims=False):
+    return np.std(x, axis=axis, ddof=ddof, keepdims=keepdims)
+
+
+def _np_rolled(x, shift, axis):
+    return np.roll(x, shift, axis)
+
+
+GATHER_2x3 = np.array([[2, 0], [1, 1]])
+SELECT_3 = np.array([2, 0, 2])
+MASK_ROW_3 = np.array([True, False, True])
+
+
+def _split_second(lib, x):
+    return x.split([1, 3], dim=1)[1]
+
+
+def _chunk_joined(lib, x):
+    a, b, c = x.chunk(3)  # sizes 2, 2, 1: every piece reaches the gradient
+    return a * 2 + b - c.expand(2, 3) * 3
+
+
+def _unbind_joined(lib, x):
+    rows = x.unbind(1)
+    return rows[0] * rows[2] + rows[1]
+
+
+def _var_mean_joined(lib, x):
+    v, m = lib.var_mean(x, dim=1)
+    return v * 2 + m
+
+
+def _std_mean_joined(lib, x):
+    s, m = lib.std_mean(x, dim=0, keepdim=True)
+    return s - m * 3
+
+
+def _first_column(x):
+    return x[:, 1:4]
+
+
+def _inplace_unary(method, *args):
+    def fn(lib, x):
+        z = x * 1.0  # a non-leaf to change in place
+        return getattr(z, method)(*args)
+
+    return fn
+
 C = OpCase
 
 # --- the table ---------------------------------------------------------------------------
@@ -467,4 +517,113 @@ OPS = [
     C("z[1] = y", _setitem_row, lambda x, y: np_setitem(x, 1, y), (uniform((3, 4), (4,)),)),
     C("z[:, 0] = 2.0", _setitem_column_number, lambda x: np_setitem(x, (slice(None), 0), 2.0), (uniform((3, 4)),)),
     C("z[mask] = y", _setitem_mask, lambda x, y: np_setitem(x, MASK_2x3, y), (uniform((2, 3), (3,)),)),
+    # the ops surface of issue #8: functions of one variable
+    C("x.square()", lambda lib, x: x.square(), np.square, (uniform((2, 3)),)),
+    C("log1p(x)", lambda lib, x: lib.log1p(x), np.log1p, (positive((2, 3)),)),
+    C("x.expm1()", lambda lib, x: x.expm1(), np.expm1, (uniform((2, 3)),)),
+    C("tan(x)", lambda lib, x: lib.tan(x), np.tan, (uniform((2, 3), low=-1.2, high=1.2),)),
+    C("x.exp2()", lambda lib, x: x.exp2(), np.exp2, (uniform((3,)),)),
+    C("log2(x)", lambda lib, x: lib.log2(x), np.log2, (positive((3,)),)),
+    C("x.log10()", lambda lib, x: x.log10(), np.log10, (positive((2, 2)),)),
+    C("x.reciprocal()", lambda lib, x: x.reciprocal(), np.reciprocal, (nonzero((2, 3)),)),
+    C("rsqrt(x)", lambda lib, x: lib.rsqrt(x), lambda x: 1 / np.sqrt(x), (positive((2, 3)),)),
+    C("x.sinh()", lambda lib, x: x.sinh(), np.sinh, (uniform((3,)),)),
+    C("cosh(x)", lambda lib, x: lib.cosh(x), np.cosh, (uniform((3,)),)),
+    C("x.asin()", lambda lib, x: x.asin(), np.arcsin, (uniform((3,), low=-0.8, high=0.8),)),
+    C("acos(x)", lambda lib, x: lib.acos(x), np.arccos, (uniform((3,), low=-0.8, high=0.8),)),
+    C("x.atan()", lambda lib, x: x.atan(), np.arctan, (uniform((2, 3)),)),
+    C("x.floor()", lambda lib, x: x.floor(), np.floor, (uniform((2, 3), avoid=(-1.0, 0.0, 1.0)),)),
+    C("ceil(x)", lambda lib, x: lib.ceil(x), np.ceil, (uniform((2, 3), avoid=(-1.0, 0.0, 1.0)),)),
+    C("x.round()", lambda lib, x: x.round(), np.round, (uniform((2, 3), avoid=(-1.5, -0.5, 0.5, 1.5)),)),
+    C("x.trunc()", lambda lib, x: x.trunc(), np.trunc, (uniform((2, 3), avoid=(-1.0, 0.0, 1.0)),)),
+    C("x.frac()", lambda lib, x: x.frac(), lambda x: x - np.trunc(x), (uniform((2, 3), avoid=(-1.0, 0.0, 1.0)),)),
+    C("x % 0.7", lambda lib, x: x % 0.7, lambda x: np.mod(x, 0.7),
+      (uniform((2, 3), avoid=(-1.4, -0.7, 0.0, 0.7, 1.4)),)),
+    C("atan2(x, y)", lambda lib, x, y: lib.atan2(x, y), np.arctan2, (uniform((2, 3)), nonzero((3,)))),
+    C("hypot(x, y)", lambda lib, x, y: lib.hypot(x, y), np.hypot, (nonzero((2, 3), (2, 3)),)),
+    C("lerp(x, y, 0.3)", lambda lib, x, y: lib.lerp(x, y, 0.3), lambda x, y: x + 0.3 * (y - x),
+      (uniform((2, 3), (3,)),)),
+    C("lerp(x, y, w)", lambda lib, x, y, w: lib.lerp(x, y, w), lambda x, y, w: x + w * (y - x),
+      (uniform((2, 3), (2, 3), (3,)),)),
+    C("x.clamp(min=y)", lambda lib, x, y: x.clamp(min=y), np.maximum, (distinct((2, 3), (3,)),)),
+    C("clamp(x, y, z)", lambda lib, x, y, z: lib.clamp(x, y, z), lambda x, y, z: np.minimum(np.maximum(x, y), z),
+      (distinct((2, 3), (3,), (2, 3)),)),
+    C("x.clamp_min(0.3)", lambda lib, x: x.clamp_min(0.3), lambda x: np.maximum(x, 0.3), (uniform((4,), avoid=(0.3,)),)),
+    # reductions
+    C("x.prod()", lambda lib, x: x.prod(), np.prod, (nonzero((2, 3)),)),
+    C("x.prod(1)", lambda lib, x: x.prod(1), lambda x: np.prod(x, axis=1), (nonzero((2, 3)),)),
+    C("prod(x, -1, keepdim=True)", lambda lib, x: lib.prod(x, -1, keepdim=True),
+      lambda x: np.prod(x, axis=-1, keepdims=True), (nonzero((2, 3)),)),
+    C("x.cumsum(1)", lambda lib, x: x.cumsum(1), lambda x: np.cumsum(x, axis=1), (uniform((2, 4)),)),
+    C("cumsum(x, 0) 1-D", lambda lib, x: lib.cumsum(x, 0), np.cumsum, (uniform((5,)),)),
+    C("x.std()", lambda lib, x: x.std(), _np_std, (uniform((3, 4)),)),
+    C("x.std(1, keepdim=True)", lambda lib, x: x.std(1, keepdim=True),
+      lambda x: _np_std(x, axis=1, keepdims=True), (uniform((3, 4)),)),
+    C("x.std(correction=0)", lambda lib, x: x.std(correction=0), lambda x: _np_std(x, ddof=0), (uniform((5,)),)),
+    C("x.var(1, correction=0)", lambda lib, x: x.var(1, correction=0), lambda x: np.var(x, axis=1),
+      (uniform((2, 4)),)),
+    C("var_mean(x, 1) joined", _var_mean_joined, lambda x: np.var(x, axis=1, ddof=1) * 2 + np.mean(x, axis=1),
+      (uniform((2, 4)),)),
+    C("std_mean(x, 0, keepdim=True) joined", _std_mean_joined,
+      lambda x: _np_std(x, axis=0, keepdims=True) - np.mean(x, axis=0, keepdims=True) * 3, (uniform((3, 2)),)),
+    C("x.sum(axis=0, keepdims=True)", lambda lib, x: x.sum(axis=0, keepdims=True),
+      lambda x: x.sum(axis=0, keepdims=True), (uniform((2, 3)),)),
+    C("x.mean(axis=1)", lambda lib, x: x.mean(axis=1), lambda x: x.mean(axis=1), (uniform((2, 3)),)),
+    C("x.sort(1).values", lambda lib, x: x.sort(1).values, lambda x: np.sort(x, axis=1), (distinct((2, 4)),)),
+    C("x.sort(0, descending=True).values", lambda lib, x: x.sort(0, descending=True).values,
+      lambda x: -np.sort(-x, axis=0), (distinct((3, 2)),)),
+    C("x.topk(2).values", lambda lib, x: x.topk(2).values, lambda x: -np.sort(-x, axis=-1)[..., :2],
+      (distinct((2, 4)),)),
+    C("x.topk(2, largest=False).values", lambda lib, x: x.topk(2, largest=False).values,
+      lambda x: np.sort(x, axis=-1)[..., :2], (distinct((5,)),)),
+    # pieces, selections, rearrangements
+    C("x.split([1, 3], dim=1)[1]", _split_second, _first_column, (uniform((2, 4)),)),
+    C("x.split(2)[0]", lambda lib, x: x.split(2)[0], lambda x: x[:2], (uniform((3, 2)),)),
+    C("x.chunk(3) joined", _chunk_joined, lambda x: x[0:2] * 2 + x[2:4] - np.broadcast_to(x[4:5], (2, 3)) * 3,
+      (uniform((5, 3)),)),
+    C("x.unbind(1) joined", _unbind_joined, lambda x: x[:, 0] * x[:, 2] + x[:, 1], (uniform((2, 3)),)),
+    C("x.narrow(1, 1, 2)", lambda lib, x: x.narrow(1, 1, 2), lambda x: x[:, 1:3], (uniform((2, 4)),)),
+    C("x.tensor_split(3)[2]", lambda lib, x: x.tensor_split(3)[2], lambda x: x[4:], (uniform((5,)),)),
+    C("x.gather(1, index)", lambda lib, x: x.gather(1, lib.tensor(GATHER_2x3)),
+      lambda x: np.take_along_axis(x, GATHER_2x3, 1), (uniform((2, 3)),)),
+    C("x.index_select(0, index)", lambda lib, x: x.index_select(0, lib.tensor(SELECT_3)),
+      lambda x: x[SELECT_3], (uniform((3, 2)),)),
+    C("x.masked_fill(mask, 0.5)", lambda lib, x: x.masked_fill(lib.tensor(MASK_ROW_3), 0.5),
+      lambda x: np.where(MASK_ROW_3, 0.5, x), (uniform((2, 3)),)),
+    C("x.repeat(2, 1, 3)", lambda lib, x: x.repeat(2, 1, 3), lambda x: np.tile(x, (2, 1, 3)), (uniform((2, 3)),)),
+    C("x.tile((2,))", lambda lib, x: x.tile((2,)), lambda x: np.tile(x, 2), (uniform((2, 3)),)),
+    C("x.flip(0)", lambda lib, x: x.flip(0), lambda x: np.flip(x, 0), (uniform((3, 2)),)),
+    C("flip(x, (0, 1))", lambda lib, x: lib.flip(x, (0, 1)), lambda x: np.flip(x, (0, 1)), (uniform((2, 3)),)),
+    C("x.roll(1, 1)", lambda lib, x: x.roll(1, 1), lambda x: np.roll(x, 1, 1), (uniform((2, 3)),)),
+    C("x.roll(2)", lambda lib, x: x.roll(2), lambda x: np.roll(x.reshape(-1), 2).reshape(x.shape), (uniform((2, 3)),)),
+    C("x.roll((1, -1), (0, 1))", lambda lib, x: x.roll((1, -1), (0, 1)), lambda x: np.roll(x, (1, -1), (0, 1)),
+      (uniform((2, 3)),)),
+    C("x.tril()", lambda lib, x: x.tril(), np.tril, (uniform((3, 3)),)),
+    C("x.triu(1)", lambda lib, x: x.triu(1), lambda x: np.triu(x, 1), (uniform((3, 4)),)),
+    C("diag(x) 1-D", lambda lib, x: lib.diag(x), np.diag, (uniform((3,)),)),
+    C("x.diag(1) 1-D", lambda lib, x: x.diag(1), lambda x: np.diag(x, 1), (uniform((2,)),)),
+    C("x.diag() 2-D", lambda lib, x: x.diag(), np.diag, (uniform((3, 4)),)),
+    C("x.diag(-1) 2-D", lambda lib, x: x.diag(-1), lambda x: np.diag(x, -1).copy(), (uniform((3, 2)),)),
+    C("x.trace()", lambda lib, x: x.trace(), np.trace, (uniform((3, 3)),)),
+    # matrix products
+    # (einsum is tested in test_ops_parity.py: its node is minigrad's own EinsumBackward0, not PyTorch's chain)
+    C("addmm(b, x, y)", lambda lib, b, x, y: lib.addmm(b, x, y), lambda b, x, y: b + x @ y,
+      (uniform((2,), (3, 4), (4, 2)),)),
+    C("addmv(b, x, v)", lambda lib, b, x, v: lib.addmv(b, x, v), lambda b, x, v: b + x @ v,
+      (uniform((3,), (3, 4), (4,)),)),
+    # in-place forms, on a non-leaf
+    C("z.exp_()", _inplace_unary("exp_"), np.exp, (uniform((2, 3)),)),
+    C("z.sin_()", _inplace_unary("sin_"), np.sin, (uniform((2, 3)),)),
+    C("z.tanh_()", _inplace_unary("tanh_"), np.tanh, (uniform((3,)),)),
+    C("z.sigmoid_()", _inplace_unary("sigmoid_"), np_sigmoid, (uniform((3,)),)),
+    C("z.relu_()", _inplace_unary("relu_"), lambda x: np.maximum(x, 0), (nonzero((2, 3)),)),
+    C("z.sqrt_()", _inplace_unary("sqrt_"), np.sqrt, (positive((3,)),)),
+    C("z.log_()", _inplace_unary("log_"), np.log, (positive((3,)),)),
+    C("z.abs_()", _inplace_unary("abs_"), np.abs, (nonzero((3,)),)),
+    C("z.neg_()", _inplace_unary("neg_"), np.negative, (uniform((3,)),)),
+    C("z.pow_(3)", _inplace_unary("pow_", 3), lambda x: x ** 3, (uniform((3,)),)),
+    C("z.clamp_min_(0.2)", _inplace_unary("clamp_min_", 0.2), lambda x: np.maximum(x, 0.2),
+      (uniform((3,), avoid=(0.2,)),)),
+    C("z.masked_fill_(mask, 1.5)", lambda lib, x: (x * 1.0).masked_fill_(lib.tensor(MASK_ROW_3), 1.5),
+      lambda x: np.where(MASK_ROW_3, 1.5, x), (uniform((3,)),)),
 ]
