@@ -23,12 +23,14 @@ very same steps to draw them.
 import heapq
 import itertools
 import warnings
+import weakref
 
 import numpy as np
 
 from . import messages
 from .function import AccumulateGrad, accumulate_into
 from .grad_mode import _state
+from .tensor import Tensor, _retaining
 
 
 class BackwardStep:
@@ -170,12 +172,40 @@ def _validate(node, grad_inputs):
     return tuple(fitted)
 
 
+def _chain_rule(node, grads, wanted, create_graph):
+    """``node.backward(*grads)``, checked by ``_validate``, recorded only for ``create_graph``.
+
+    ``wanted`` is None (every input's gradient is wanted) or one bool per input. With
+    ``inputs=``, a built-in node computes only the gradients on a path to them (PyTorch's
+    ``should_compute_output``); it computes none when it runs only because its output is
+    one of the ``inputs`` of ``backward`` (PyTorch runs it: its hooks fire, it frees what
+    it saved). A custom Function's backward always computes them all, as in PyTorch.
+    """
+    masked = wanted is not None and node.computes_only_wanted_gradients
+    if masked and not any(wanted):
+        return (None,) * len(node.next_functions)
+    previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
+    try:
+        with np.errstate(all="ignore"):  # nan/inf arise silently, as in PyTorch
+            grad_inputs = _validate(node, node.backward(*grads))
+        if _state.anomaly_enabled and _state.anomaly_check_nan:
+            _check_nan(node, grad_inputs)
+    except Exception:
+        if _state.anomaly_enabled and node._forward_trace:
+            # As PyTorch's anomaly mode: say where the failing node was made, then fail.
+            warnings.warn(messages.ANOMALY_TRACE.format(name=node.name(), trace=node._forward_trace),
+                          UserWarning, stacklevel=5)
+        raise
+    finally:
+        _state.grad_enabled = previous_mode
+    if masked:
+        grad_inputs = tuple(grad if want else None for grad, want in zip(grad_inputs, wanted))
+    return grad_inputs
+
+
 def _check_nan(node, grad_inputs):
     for index, grad in enumerate(grad_inputs):
         if grad is not None and np.isnan(grad._data).any():
-            if node._forward_trace:
-                warnings.warn(messages.ANOMALY_TRACE.format(name=node.name(), trace=node._forward_trace),
-                              UserWarning, stacklevel=4)
             raise RuntimeError(messages.ANOMALY_NAN.format(name=node.name(), index=index))
 
 
@@ -197,6 +227,8 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
     Yields:
         BackwardStep
     """
+    if _retaining:
+        _follow_in_place_changes()
     root_edges = [root._gradient_edge() for root in roots]
     root_nodes = list(dict.fromkeys(node for node, _ in root_edges))
 
@@ -207,8 +239,10 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
             node, output_nr = tensor._gradient_edge()
             if accumulate_grad and tensor.grad_fn is None:
                 execute_targets.add(node)  # a leaf: its AccumulateGrad runs
-            else:
-                captures.setdefault((node, output_nr), []).append(position)
+                continue
+            captures.setdefault((node, output_nr), []).append(position)
+            if accumulate_grad:
+                execute_targets.add(node)  # a non-leaf for backward(): its grad_fn runs (see _chain_rule)
         capture_nodes = {node for node, _ in captures}
 
     pending, runs = _plan(root_nodes, capture_nodes, execute_targets)
@@ -247,11 +281,7 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
                 continue
             hooks = node._tensor_hooks(output_nr)
             if hooks:
-                for hook in tuple(hooks):
-                    new = hook(grad)
-                    if new is not None:
-                        grad = new
-                grads[output_nr] = grad
+                grad = grads[output_nr] = _run_tensor_hooks(hooks, grad)
             retained = node._retained_tensor(output_nr)
             if retained is not None:
                 accumulated.append(_accumulate(retained, grad, create_graph, record_values))
@@ -273,38 +303,90 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
 
         # 2. Pre-hooks, then the chain rule itself, then post-hooks.
         if node._pre_hooks:
-            for hook in tuple(node._pre_hooks):
-                new = hook(tuple(grads))
-                if new is not None:
-                    grads = list(new)
+            grads = list(_run_node_hooks(node._pre_hooks, tuple(grads)))
+        wanted = None if runs is None else [child is not None and (child in runs or child in capture_nodes)
+                                            for child, _ in node.next_functions]
         if isinstance(node, AccumulateGrad):
             accumulated.append(_accumulate(node.variable, grads[0], create_graph, record_values))
             grad_inputs = ()
         else:
-            previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
-            try:
-                with np.errstate(all="ignore"):  # nan/inf arise silently, as in PyTorch
-                    grad_inputs = _validate(node, node.backward(*grads))
-            finally:
-                _state.grad_enabled = previous_mode
-            if _state.anomaly_enabled and _state.anomaly_check_nan:
-                _check_nan(node, grad_inputs)
+            grad_inputs = _chain_rule(node, grads, wanted, create_graph)
         if node._post_hooks:
-            for hook in tuple(node._post_hooks):
-                new = hook(grad_inputs, tuple(grads))
-                if new is not None:
-                    grad_inputs = tuple(new)
+            grad_inputs = _run_node_hooks(node._post_hooks, grad_inputs, tuple(grads))
 
         # 3. Free what the forward pass saved, unless asked to keep it.
         released = () if retain_graph else node.release()
 
         # 4. Pass each input's gradient on to the node that produced that input.
-        for (child, output_nr), grad in zip(node.next_functions, grad_inputs):
-            if child is not None and (runs is None or child in runs or child in capture_nodes):
+        for index, ((child, output_nr), grad) in enumerate(zip(node.next_functions, grad_inputs)):
+            if child is not None and (wanted is None or wanted[index]):
                 send(child, output_nr, grad)
 
         yield BackwardStep(index, node, True, tuple(grads), grad_inputs, tuple(accumulated) if accumulated else (),
                            tuple(captured) if captured else (), released, pending)
+
+
+def _follow_in_place_changes():
+    """Move each ``retain_grad()`` to its tensor's current ``grad_fn``.
+
+    An in-place op (``y.mul_(2)``, or a write through a view of ``y``) gives ``y`` a new
+    ``grad_fn``; as PyTorch moves the retains_grad hook there, ``y.grad`` is then the
+    gradient of the new values of ``y``. (The old node stops retaining: see
+    ``Node._retained_tensor``.)
+    """
+    for tensor in list(_retaining.values()):
+        node = tensor.grad_fn  # (a view's grad_fn is brought up to date here)
+        if node is None or node._retained_tensor(tensor.output_nr) is tensor:
+            continue
+        if node._retain_grad is None:
+            node._retain_grad = {}
+        node._retain_grad[tensor.output_nr] = weakref.ref(tensor)
+
+
+def _run_tensor_hooks(hooks, grad):
+    """Call each ``tensor.register_hook`` hook in turn; one that returns a tensor replaces ``grad``."""
+    for hook in tuple(hooks):
+        new = hook(grad)
+        if new is not None:
+            _check_hook_result(hook, grad, new)
+            grad = new
+    return grad
+
+
+def _run_node_hooks(hooks, values, *more):
+    """Call each node pre-hook (``hook(grad_outputs)``) or post-hook (``hook(grad_inputs, grad_outputs)``);
+    one that returns a tuple replaces ``values``."""
+    for hook in tuple(hooks):
+        new = hook(values, *more)
+        if new is None:
+            continue
+        if not isinstance(new, tuple):
+            raise TypeError(messages.HOOK_RETURNED_NOT_TUPLE.format(type=type(new).__name__))
+        if len(new) != len(values):
+            raise RuntimeError(messages.HOOK_WRONG_NUMBER.format(
+                name=_hook_name(hook), got=len(new), expected=len(values)))
+        for old, replacement in zip(values, new):
+            if replacement is not None:
+                if old is None:
+                    raise RuntimeError(messages.HOOK_REPLACED_NONE)
+                _check_hook_result(hook, old, replacement)
+        values = new
+    return values
+
+
+def _check_hook_result(hook, grad, new):
+    """A hook may replace a gradient only by a tensor of the same dtype and shape (PyTorch's checks)."""
+    if not isinstance(new, Tensor):
+        raise TypeError(messages.HOOK_RETURNED_NOT_TENSOR.format(type=type(new).__name__))
+    if new.dtype != grad.dtype:
+        raise RuntimeError(messages.HOOK_CHANGED_TYPE.format(
+            name=_hook_name(hook), was=messages.legacy_type_name(grad.dtype), got=messages.legacy_type_name(new.dtype)))
+    if new.shape != grad.shape:
+        raise RuntimeError(messages.HOOK_CHANGED_SIZE.format(name=_hook_name(hook)))
+
+
+def _hook_name(hook):
+    return getattr(hook, "__name__", "<unknown>")
 
 
 def _accumulate(tensor, grad, create_graph, record_values):

@@ -139,6 +139,10 @@ class Node:
     saved_arrays = ()
     #: Plain (non-tensor) values forward stores as attributes, readable as ``_saved_<name>``.
     saved_params = ()
+    #: With ``inputs=``, the engine keeps only the gradients on a path to them (None for the
+    #: rest), as PyTorch's built-in nodes compute only those; a custom Function's node sets
+    #: this False: PyTorch hands on all it returns.
+    computes_only_wanted_gradients = True
 
     # Defaults live on the class: a node is made for every op call, including
     # the ones a backward pass runs unrecorded, so __init__ sets nothing.
@@ -286,6 +290,26 @@ class Node:
         """The names this node saves (``("self", "other")``), released or not."""
         return tuple(type(self).saves)
 
+    def __call__(self, *grad_outputs):
+        """Run this node's backward by hand: ``y.grad_fn(grad)`` gives the gradients for its inputs.
+
+        As in PyTorch: one per ``next_functions`` entry (None where that input needs no
+        gradient), a bare tensor when there is one; recorded if grad mode is on; nothing is
+        freed and no hook runs.
+
+        >>> import minigrad
+        >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        >>> (x * minigrad.tensor([3.0, 4.0])).grad_fn(minigrad.ones(2))
+        (tensor([3., 4.]), None)
+        """
+        if len(grad_outputs) != self.num_outputs:
+            raise TypeError(messages.NODE_CALL_ARGUMENTS.format(expected=self.num_outputs, got=len(grad_outputs)))
+        result = self.backward(*grad_outputs)
+        if not isinstance(result, tuple):
+            result = (result,)
+        result = tuple(None if child is None else grad for grad, (child, _) in zip(result, self.next_functions))
+        return result[0] if len(result) == 1 else result
+
     # --- identity and hooks ----------------------------------------------------
     def name(self):
         """PyTorch's name for this node, e.g. ``"MulBackward0"``."""
@@ -322,7 +346,9 @@ class Node:
         if self._retain_grad is None:
             return None
         ref = self._retain_grad.get(output_nr)
-        return ref() if ref is not None else None
+        tensor = ref() if ref is not None else None
+        # After an in-place op the tensor's grad_fn is a newer node, which retains it instead.
+        return tensor if tensor is not None and tensor._grad_fn is self else None
 
     def __repr__(self):
         return f"<{self.name()} object at {id(self):#x}>"  # PyTorch's repr, address included
@@ -395,6 +421,7 @@ def accumulate_into(tensor, grad):
         np.add(old._data, grad._data, out=old._data, casting="unsafe")
         old._shared_version_counter().value += 1
     for hook in tensor._post_accumulate_hooks or ():
-        hook(tensor)
+        if hook(tensor) is not None:
+            raise RuntimeError(messages.POST_ACCUMULATE_HOOK_RETURNED)
 
 

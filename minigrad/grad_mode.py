@@ -10,6 +10,7 @@ a checker can run that forward again on nudged inputs (see ``classroom``).
 """
 
 import functools
+import inspect
 import threading
 import warnings
 
@@ -67,12 +68,46 @@ class _GradModeContext:
         return False
 
     def __call__(self, fn):
+        return _decorate(fn, self.__class__)
+
+
+def _decorate(fn, make_context):
+    """``fn`` run inside ``make_context()``; for a generator function, each of its steps is.
+
+    A generator's body runs bit by bit, between its ``yield``s, while the caller's code runs
+    in between: as PyTorch does, the mode is switched on for each step of the generator
+    and back for the caller.
+    """
+    if not inspect.isgeneratorfunction(fn):
         @functools.wraps(fn)
         def wrapper(*args, **kwargs):
-            with self.__class__():
+            with make_context():
                 return fn(*args, **kwargs)
 
         return wrapper
+
+    @functools.wraps(fn)
+    def generator_wrapper(*args, **kwargs):
+        generator = fn(*args, **kwargs)
+        step = functools.partial(generator.send, None)
+        while True:
+            try:
+                with make_context():
+                    response = step()
+            except StopIteration as stop:
+                return stop.value
+            try:
+                request = yield response
+            except GeneratorExit:
+                with make_context():
+                    generator.close()
+                raise
+            except BaseException as error:  # thrown in by the caller: hand it on to the generator
+                step = functools.partial(generator.throw, error)
+            else:
+                step = functools.partial(generator.send, request)
+
+    return generator_wrapper
 
 
 class no_grad(_GradModeContext):
@@ -155,13 +190,7 @@ class set_grad_enabled(_GradModeContext):
     def __call__(self, fn):
         _state.grad_enabled = self._previous
         mode = self.mode
-
-        @functools.wraps(fn)
-        def wrapper(*args, **kwargs):
-            with set_grad_enabled(mode):
-                return fn(*args, **kwargs)
-
-        return wrapper
+        return _decorate(fn, lambda: set_grad_enabled(mode))
 
 
 def is_anomaly_enabled():

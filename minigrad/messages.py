@@ -85,6 +85,7 @@ NON_LEAF_GRAD_ACCESS = (
     "See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 EMPTY_INPUTS = "`inputs` argument to `backward()` cannot be empty."
+EMPTY_GRAD_INPUTS = "`inputs` argument to `grad()` cannot be empty."
 UNUSED_INPUT = _hint(
     "The differentiated Tensor at index {index} appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior.",
@@ -144,6 +145,21 @@ LEGACY_FUNCTION_CALL = _hint(
     "write forward and backward as @staticmethod with ctx as their first argument, and call "
     "the class: MyFunction.apply(x), not MyFunction()(x).",
 )
+NODE_CALL_ARGUMENTS = "expected {expected} arguments, got {got} instead"
+# --- what a hook returns (engine.py) ---
+HOOK_CHANGED_SIZE = _hint(
+    "hook '{name}' has changed the size of value",
+    "a hook may return a new gradient, but it must have the shape of the gradient it received.",
+)
+HOOK_CHANGED_TYPE = _hint(
+    "hook '{name}' has changed the type of value (was {was} got {got})",
+    "a hook may return a new gradient, but it must keep the dtype of the gradient it received.",
+)
+HOOK_RETURNED_NOT_TENSOR = "expected Variable, but hook returned '{type}'"
+HOOK_RETURNED_NOT_TUPLE = "expected tuple, but hook returned '{type}'"
+HOOK_WRONG_NUMBER = "hook '{name}' has returned an incorrect number of values (got {got}, but expected {expected})"
+HOOK_REPLACED_NONE = "can't replace a None gradient with a non-None value"
+POST_ACCUMULATE_HOOK_RETURNED = "Tensor post accumulate grad hooks should return None."
 DIRTY_LEAF = "a leaf Variable that requires grad has been used in an in-place operation."
 ONCE_DIFFERENTIABLE_TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"
 RETAIN_VARIABLES_BOTH = "only one of retain_graph and retain_variables can be specified"
@@ -181,8 +197,12 @@ def format_size(shape):
 
 def legacy_type(tensor):
     """``minigrad.FloatTensor [2, 3]``, as PyTorch names a tensor in the in-place error."""
-    name = dtypes.LEGACY_TYPE_NAMES.get(tensor.dtype, "Tensor")
-    return f"minigrad.{name} {format_shape(tensor.shape)}"
+    return f"{legacy_type_name(tensor.dtype)} {format_shape(tensor.shape)}"
+
+
+def legacy_type_name(dtype):
+    """``minigrad.FloatTensor`` for float32: PyTorch's old name of a tensor type."""
+    return f"minigrad.{dtypes.LEGACY_TYPE_NAMES.get(dtype, 'Tensor')}"
 
 
 def op_name(node_name):

@@ -27,6 +27,12 @@ class _VersionCounter:
         self.value = 0
 
 
+#: The live tensors that called ``retain_grad()``, by id (a Tensor's ``==`` is elementwise,
+#: so not a WeakSet). An in-place op gives such a tensor a new ``grad_fn``; the engine then
+#: moves the retain_grad to it, as PyTorch moves its retains_grad hook.
+_retaining = weakref.WeakValueDictionary()
+
+
 class Tensor:
     """An n-dimensional array that can record the operations applied to it.
 
@@ -161,6 +167,7 @@ class Tensor:
             node._retain_grad = {}
         node._retain_grad[self.output_nr] = weakref.ref(self)
         self._retains_grad = True
+        _retaining[id(self)] = self  # so its .grad can follow a later in-place op (engine.py)
 
     # --- hooks --------------------------------------------------------------------
     def register_hook(self, hook):
@@ -290,8 +297,12 @@ class Tensor:
         self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
 
     def numpy(self):
-        """The underlying NumPy array (shared, not copied)."""
-        if self._requires_grad:
+        """The underlying NumPy array (shared, not copied).
+
+        As in PyTorch, a tensor that requires grad must be detached first, except under
+        ``no_grad()``, where nothing is being recorded anyway.
+        """
+        if self._requires_grad and _state.grad_enabled:
             raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
         return self._data
 

@@ -145,6 +145,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     outputs = _as_tuple(outputs)
     inputs = _as_tuple(inputs)
+    if len(inputs) == 0:
+        raise RuntimeError(messages.EMPTY_GRAD_INPUTS)
     if any(not t.requires_grad for t in inputs):
         raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)

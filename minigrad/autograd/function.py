@@ -30,6 +30,7 @@ checks what it returned as PyTorch does (``_check_gradients``).
 """
 
 import functools
+import traceback
 import warnings
 
 from .. import messages
@@ -72,6 +73,7 @@ class BackwardCFunction(Node, FunctionCtx):
     """
 
     _forward_cls = None
+    computes_only_wanted_gradients = False  # the user's backward returns them all
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
@@ -219,6 +221,8 @@ class Function:
         node.next_functions = tuple(t._gradient_edge() for t in inputs)
         node._input_meta = tuple((t.shape, t.dtype) for t in inputs)
         outputs = _wrap_outputs(node, outputs, inputs)
+        if _state.anomaly_enabled:
+            node._forward_trace = "".join(traceback.format_stack()[:-1])
         # Saved tensors are recorded with their versions now, after forward.
         node._saved_list = tuple(
             None if t is None else SavedTensor(t, is_output=False) for t in node._to_save)

@@ -138,16 +138,46 @@ def test_nodes_not_on_a_path_to_inputs_do_not_run():
     assert ran == ["SumBackward0", "MulBackward0", "ExpBackward0", "torch::autograd::AccumulateGrad"]
 
 
-def test_nodes_below_a_non_leaf_input_do_not_run():
-    """inputs=[h] with h = exp(a): the gradient stops at h, ExpBackward0 does not run."""
-    a = minigrad.tensor([0.5], requires_grad=True)
-    h = a.exp()
-    y = (h * 3.0).sum()
-    ran = record_runs(y.grad_fn)
-    y.backward(inputs=[h])
-    assert "ExpBackward0" not in ran
-    assert a.grad is None
-    np.testing.assert_array_equal(h.grad.numpy(), [3.0])
+def test_nodes_below_a_non_leaf_input_do_not_run(torch):
+    """inputs=[h] with h = exp(a): the gradient stops at h. As in PyTorch, h's own node
+    ExpBackward0 runs (its hooks fire, grad_inputs all None) but computes nothing, and
+    nothing below it runs."""
+
+    def run(lib):
+        a = lib.tensor([0.5], requires_grad=True)
+        h = a.exp()
+        y = (h * 3.0).sum()
+        ran = record_runs(y.grad_fn)
+        sent = []
+        h.grad_fn.register_hook(lambda grad_inputs, grad_outputs: sent.append(grad_inputs))
+        y.backward(inputs=[h])
+        return ran, sent, a.grad, h.grad.tolist()
+
+    got, expected = run(minigrad), run(torch)
+    assert got == expected
+    assert got[0] == ["SumBackward0", "MulBackward0", "ExpBackward0"]
+    assert got[1] == [(None,)] and got[2] is None and got[3] == [3.0]
+
+
+def test_the_node_of_a_non_leaf_input_frees_its_saved_tensors(torch):
+    """backward(inputs=[h]) runs h.grad_fn, which frees what it saved: a second backward
+    through it fails as in PyTorch; autograd.grad does not run it, so it does not."""
+    def through_backward(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        h = x * x
+        h.sum().backward(inputs=[h])
+        h.sum().backward()
+
+    assert_same_error(through_backward, torch, expect_hint=True)
+
+    def through_grad(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        h = x * x
+        lib.autograd.grad(h.sum(), [h])
+        h.sum().backward()
+        return x.grad.tolist()
+
+    assert through_grad(minigrad) == through_grad(torch)
 
 
 def test_pruned_run_matches_torch(torch):

@@ -402,13 +402,32 @@ def test_inputs_marks_the_leaf_it_left_out():
     assert by_label(data, "w").state == "skipped"
 
 
-def test_inputs_at_an_intermediate_tensor_prunes_its_grad_fn():
+def test_inputs_at_an_intermediate_tensor_runs_its_grad_fn_for_nothing():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     h = x * 2
     loss = (h * h).sum()
     with viz.record() as run:
         loss.backward(inputs=[h])
-    # The engine reaches h's grad_fn to take h's gradient there but does not run it.
+    # As PyTorch's engine, backward() runs h's grad_fn (its hooks fire, it frees what it
+    # saved) but computes no gradient for its inputs: nothing reaches x.
+    assert [(s.node.name(), s.executed) for s in run.steps] == [
+        ("SumBackward0", True), ("MulBackward0", True), ("MulBackward0", True)]
+    assert run.steps[2].grad_inputs == (None, None)
+    data = viz.trace(loss, run=run)
+    assert [(n.label, n.name, n.state) for n in data.by_kind("op")] == [
+        ("SumBackward0", "loss", ""), ("MulBackward0", None, ""), ("MulBackward0", "h", "")]
+    assert [(n.state) for n in data.by_kind("saved")] == ["freed", "freed", "freed"]
+    assert by_label(data, "x").state == "skipped"
+    assert h.grad is not None and x.grad is None
+
+
+def test_grad_at_an_intermediate_tensor_prunes_its_grad_fn():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2
+    loss = (h * h).sum()
+    with viz.record() as run:
+        minigrad.autograd.grad(loss, [h])
+    # autograd.grad reaches h's grad_fn to take h's gradient there but does not run it.
     assert [(s.node.name(), s.executed) for s in run.steps] == [
         ("SumBackward0", True), ("MulBackward0", True), ("MulBackward0", False)]
     data = viz.trace(loss, run=run)
@@ -416,7 +435,6 @@ def test_inputs_at_an_intermediate_tensor_prunes_its_grad_fn():
         ("SumBackward0", "loss", ""), ("MulBackward0", None, ""), ("MulBackward0", "h", "pruned")]
     # h * h ran and freed what it saved; x * 2 did not run and keeps its constant.
     assert [(n.state) for n in data.by_kind("saved")] == ["freed", "freed", "saved"]
-    assert h.grad is not None and x.grad is None
 
 
 def test_create_graph_draws_the_derivative_graph_and_the_cycle():
