@@ -5,15 +5,26 @@ numbers: tensors, ops with broadcasting, ``backward``, ``autograd.grad``,
 hooks, in-place checks, higher-order derivatives, ``nn`` and ``optim``.
 """
 
+import math
+
 from . import dtypes
 from .creation import (
     arange, as_tensor, empty, empty_like, eye, from_numpy, full, full_like, linspace, ones,
     ones_like, rand, rand_like, randint, randn, randn_like, randperm, tensor, zeros, zeros_like,
 )
-from .creation import bernoulli, multinomial, normal, randint_like
+from .creation import normal, randint_like
+from .ops import bernoulli, multinomial
 from .random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from .creation import logspace
 from .dtypes import bool_ as bool
 from .dtypes import double, float, float16, float32, float64, half, int32, int64, long
+from .dtypes import int32 as int  # noqa: A001  (PyTorch's name; the builtin stays builtins.int)
+from .dtypes import (
+    cdouble, cfloat, complex64, complex128, dtype, get_default_dtype, int8, int16, set_default_dtype, short, uint8,
+)
+from .devices import device, layout, strided
+from .compare import allclose, equal, isclose
+from .legacy import BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
 from .ops import (
     abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clip, clone, cos, cross_entropy, div, dot, eq, exp,
@@ -33,7 +44,9 @@ from .ops import abs_, exp_, relu_, sigmoid_, sqrt_, tanh_  # PyTorch's torch.ex
 from .printing import set_printoptions
 from .size import Size
 from .tensor import Tensor
-from . import autograd, nn, optim, testing  # noqa: E402  (they build on everything above)
+from . import autograd, cuda, nn, optim, testing, utils  # noqa: E402  (they build on everything above)
+
+pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 
 concat = concatenate = cat
 __version__ = "0.1.0"
@@ -41,6 +54,18 @@ __version__ = "0.1.0"
 
 def is_tensor(obj):
     return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    """True for a tensor of a floating-point dtype.
+
+    >>> import minigrad
+    >>> is_floating_point(minigrad.tensor([1.0])), is_floating_point(minigrad.tensor([1]))
+    (True, False)
+    """
+    if not isinstance(input, Tensor):
+        raise TypeError(f"is_floating_point(): argument 'input' (position 1) must be Tensor, not {type(input).__name__}")
+    return input.dtype.is_floating_point
 
 
 def numel(input):

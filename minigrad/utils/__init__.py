@@ -1,0 +1,5 @@
+"""``minigrad.utils``: PyTorch's ``torch.utils``; here only ``data`` (datasets and loaders)."""
+
+from . import data
+
+__all__ = ["data"]
