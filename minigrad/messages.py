@@ -289,6 +289,15 @@ EINSUM_FORM = "minigrad's einsum does not support the equation '{equation}' ({wh
 # Random numbers (random.py, creation.py's rand/randn/..., Tensor.uniform_/normal_/...).
 # PyTorch prints the numbers in these with C++'s default stream format, which is Python's "g".
 NOT_IMPLEMENTED_FOR_DTYPE = "\"{kernel}\" not implemented for '{dtype}'"
+NO_CUDA_GENERATOR = _hint(
+    "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
+    "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
+    "functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA "
+    "library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One common culprit "
+    "is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library "
+    "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
+    "on your binary to see if there is a dependency on *_cuda.so library.",
+    "minigrad runs on the CPU only; make the generator with torch.Generator() (device='cpu').")
 RANDOM_FROM_TO = "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
 RANDOM_TO_OUT_OF_BOUNDS = "{bound} is out of bounds for {dtype}"
 UNIFORM_BOUNDS = "uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}"
@@ -304,7 +313,6 @@ BERNOULLI_P_TENSOR = _hint(
     "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, "
     "please report an enhancement request to PyTorch.)",
     "every entry of the probability tensor must lie between 0 and 1.")
-RANDPERM_NEGATIVE = "Trying to create tensor with negative dimension {n}: [{n}]"
 MULTINOMIAL_DTYPE = "multinomial only supports floating-point dtypes for input, got: {dtype}"
 MULTINOMIAL_DIM = "prob_dist must be 1 or 2 dim"
 MULTINOMIAL_NO_SAMPLES = "cannot sample n_sample <= 0 samples"
@@ -317,33 +325,54 @@ MULTINOMIAL_NEGATIVE = "invalid multinomial distribution (encountering probabili
 MULTINOMIAL_NOT_FINITE = "invalid multinomial distribution (encountering probability entry = infinity or NaN)"
 MULTINOMIAL_ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"
 
-# Random numbers (random.py, creation.py's rand/randn/..., Tensor.uniform_/normal_/...).
-# PyTorch prints the numbers in these with C++'s default stream format, which is Python's "g".
-NOT_IMPLEMENTED_FOR_DTYPE = "\"{kernel}\" not implemented for '{dtype}'"
-RANDOM_FROM_TO = "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
-RANDOM_TO_OUT_OF_BOUNDS = "{bound} is out of bounds for {dtype}"
-UNIFORM_BOUNDS = "uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}"
-NORMAL_STD = "normal expects std >= 0.0, but found std {std:g}"
-NORMAL_STD_TENSOR = "normal expects all elements of std >= 0.0"
-EXPONENTIAL_LAMBDA = "exponential_ expects lambda > 0.0, but found lambda={lambd:g}"
-EXPONENTIAL_DTYPE = (
-    "Exponential distribution is a continuous probability distribution. dtype must be a floating point but "
-    "you specified {dtype}"
+# --- creating tensors, devices, dtypes (creation.py, device.py, legacy.py) ---
+NO_CUDA = _hint(
+    "Torch not compiled with CUDA enabled",
+    "minigrad computes with NumPy on the CPU and has no GPU; "
+    "use device='cpu' (or `'cuda' if minigrad.cuda.is_available() else 'cpu'`).",
 )
-BERNOULLI_P = "bernoulli_ expects p to be in [0, 1], but got p={p:g}"
-BERNOULLI_P_TENSOR = _hint(
-    "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, "
-    "please report an enhancement request to PyTorch.)",
-    "every entry of the probability tensor must lie between 0 and 1.")
-RANDPERM_NEGATIVE = "Trying to create tensor with negative dimension {n}: [{n}]"
-MULTINOMIAL_DTYPE = "multinomial only supports floating-point dtypes for input, got: {dtype}"
-MULTINOMIAL_DIM = "prob_dist must be 1 or 2 dim"
-MULTINOMIAL_NO_SAMPLES = "cannot sample n_sample <= 0 samples"
-MULTINOMIAL_TOO_MANY = _hint(
-    "cannot sample n_sample > prob_dist.size(-1) samples without replacement",
-    "without replacement each category can be drawn once, so there are not enough categories; "
-    "pass replacement=True to draw the same one again.")
-MULTINOMIAL_BAD_ENTRY = "probability tensor contains either `inf`, `nan` or element < 0"
-MULTINOMIAL_NEGATIVE = "invalid multinomial distribution (encountering probability entry < 0)"
-MULTINOMIAL_NOT_FINITE = "invalid multinomial distribution (encountering probability entry = infinity or NaN)"
-MULTINOMIAL_ZERO_SUM = "invalid multinomial distribution (sum of probabilities <= 0)"
+NO_MPS = "PyTorch is not linked with support for mps devices"
+NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+INVALID_DEVICE_STRING = "Invalid device string: '{string}'"
+UNKNOWN_DEVICE_TYPE = "Expected one of {types} device type at start of device string: {string}"
+INDEX_GIVEN_TWICE = "type (string) must not include an index because index was passed explicitly: {string}"
+EMPTY_DEVICE_STRING = "Device string must not be empty"
+PIN_MEMORY = (
+    "pin_memory=True requires a CUDA or other accelerator backend; "
+    "no pinned memory allocator is available on this system."
+)
+COPY_CONSTRUCT = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() or "
+    "sourceTensor.detach().clone().requires_grad_(True), rather than {call}(sourceTensor)."
+)
+CANNOT_INFER_DTYPE = "Could not infer dtype of {type}"
+INVALID_DATA_TYPE = "new(): invalid data type '{type}'"
+RAGGED_SEQUENCE = _hint(
+    "expected sequence of length {expected} at dim {dim} (got {got})",
+    "a tensor is a rectangular block of numbers: every row must have the same length.",
+)
+ONE_ELEMENT_TO_SCALAR = "only one element tensors can be converted to Python scalars"
+INTEGER_OVERFLOW = "Overflow when unpacking long long"
+NEGATIVE_DIMENSION = "Trying to create tensor with negative dimension {dim}: {shape}"
+NEGATIVE_DIMENSION_SIZE = "{name}: Dimension size must be non-negative."
+SIZE_NOT_INTS = "{name}(): argument 'size' (position 1) must be tuple of ints, not {type}"
+ARGUMENT_NOT_TENSOR = "{name}(): argument '{argument}' (position {position}) must be Tensor, not {type}"
+STEP_ZERO = "step must be nonzero"
+STEP_SIGN = "upper bound and lower bound inconsistent with step sign"
+NEGATIVE_STEPS = "number of steps must be non-negative"
+DEFAULT_DTYPE_NOT_FLOAT = "invalid dtype object: only floating-point types are supported as the default type"
+GRAD_WRONG_DTYPE = _hint(
+    "attempting to assign a gradient with dtype '{got}' to a tensor with grad_dtype '{expected}'. "
+    "The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
+    "the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. Set "
+    "grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break "
+    "downstream systems that assume they match.",
+    "a gradient holds one number per element of the tensor, in the tensor's own dtype; "
+    "convert it first, e.g. g.to(x.dtype).",
+)
+GRAD_WRONG_SIZE = (
+    "attempting to assign a gradient of size '{got}' to a tensor of size '{expected}'. "
+    "Please ensure that the gradient and the tensor are the same size"
+)
+GRAD_NOT_TENSOR = "assigned grad expected to be a Tensor or None but got grad of type {type}"
+VOLATILE_REMOVED = "volatile was removed and now has no effect. Use `with minigrad.no_grad():` instead."

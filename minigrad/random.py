@@ -18,11 +18,12 @@ Every function here works on NumPy arrays; ``creation.py`` and the in-place ``Te
 them into tensors.
 """
 
+import contextlib
 import os
 
 import numpy as np
 
-from . import dtypes
+from . import devices, dtypes, messages
 
 #: Seed of a new ``Generator()`` (PyTorch's ``default_rng_seed_val``).
 DEFAULT_SEED = 67280421310721
@@ -46,9 +47,9 @@ class Generator:
     """
 
     def __init__(self, device="cpu"):
-        if str(device) != "cpu":
-            raise NotImplementedError(f"minigrad runs on the CPU only: Generator(device={device!r})")
-        self.device = device
+        if devices.device(device).type == "cuda":
+            raise RuntimeError(messages.NO_CUDA_GENERATOR)
+        self.device = devices.check(device)
         self.manual_seed(DEFAULT_SEED)
 
     def manual_seed(self, seed):
@@ -113,9 +114,13 @@ class Generator:
         self._next_double_normal = float(np.frombuffer(raw, "<f8", 1, 5024)[0]) if valid else None
         return self
 
+    # PyTorch's class is torch._C.Generator: print() shows "<torch._C.Generator object at 0x...>" and a
+    # notebook cell ending in torch.manual_seed(0) shows "<torch._C.Generator at 0x...>". Same here.
     def __repr__(self):
-        return f"<minigrad.Generator object at {hex(id(self))}>"
+        return f"<minigrad._C.Generator object at {hex(id(self))}>"
 
+    def _repr_pretty_(self, printer, cycle):
+        printer.text(f"<minigrad._C.Generator at {hex(id(self))}>")
 
 #: The generator every random function uses unless given ``generator=``.
 default_generator = Generator()
@@ -150,6 +155,27 @@ def get_rng_state():
 def set_rng_state(new_state):
     """Restore the default generator's state from ``get_rng_state()``."""
     default_generator.set_state(new_state)
+
+
+@contextlib.contextmanager
+def fork_rng(devices=None, enabled=True, **kwargs):
+    """Run the block on a copy of the default generator's state: afterwards it is as before.
+
+    >>> import minigrad
+    >>> _ = minigrad.manual_seed(0)
+    >>> with minigrad.random.fork_rng():
+    ...     _ = minigrad.rand(3)
+    >>> minigrad.rand(1)
+    tensor([0.4963])
+    """
+    if not enabled:
+        yield
+        return
+    state = get_rng_state()
+    try:
+        yield
+    finally:
+        set_rng_state(state)
 
 
 def _or_default(generator):

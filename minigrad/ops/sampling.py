@@ -1,8 +1,9 @@
-"""In-place random fills: ``uniform_``, ``normal_``, ``random_``, ``bernoulli_``, ``exponential_``.
+"""Random fills (``uniform_``, ``normal_``, ``random_``, ``bernoulli_``, ``exponential_``) and draws from a
+tensor of probabilities (``bernoulli``, ``multinomial``).
 
-They overwrite a tensor with fresh numbers drawn as PyTorch draws them (``minigrad/random.py``), in
-the order of the tensor's memory, and record a node whose gradient is zero: the old values no longer
-matter. This is how ``nn.init`` initialises weights.
+The fills overwrite a tensor with fresh numbers drawn as PyTorch draws them (``minigrad/random.py``),
+in the order of the tensor's memory, and record a node whose gradient is zero: the old values no
+longer matter. This is how ``nn.init`` initialises weights and ``dropout`` draws its mask.
 """
 
 import numpy as np
@@ -134,3 +135,63 @@ def exponential_(input, lambd=1.0, *, generator=None):
         raise RuntimeError(messages.EXPONENTIAL_DTYPE.format(dtype=_type_name(input)))
     generator = random._or_default(generator)
     return _refill(input, "ExponentialBackward0", lambda n: random.exponential(generator, n, input.dtype, lambd))
+
+
+# Sampling from a tensor of probabilities (also Tensor methods: ``probs.multinomial(1)``).
+
+def bernoulli(input, p=None, *, generator=None):
+    """0/1 draws, 1 with probability ``input`` (elementwise) or ``p``: PyTorch's for the same seed.
+
+    >>> import minigrad
+    >>> minigrad.bernoulli(minigrad.tensor([0.1, 0.9, 0.5]), generator=minigrad.Generator().manual_seed(0))
+    tensor([0., 1., 1.])
+    """
+    generator = random._or_default(generator)
+    if p is not None:  # bernoulli(input, p): input only gives the shape and dtype
+        if not 0 <= p <= 1:
+            raise RuntimeError(messages.BERNOULLI_P.format(p=p))
+        values = random.bernoulli(generator, np.full(input.shape, float(p)), input.dtype)
+        return Tensor._wrap(values)
+    probabilities = input._data
+    if probabilities.dtype.kind != "f":
+        raise NotImplementedError(messages.NOT_IMPLEMENTED_FOR_DTYPE.format(
+            kernel="bernoulli_tensor_cpu_p_", dtype=dtypes.SCALAR_TYPE_NAMES.get(input.dtype, input.dtype)))
+    if ((probabilities < 0) | (probabilities > 1)).any():
+        raise RuntimeError(messages.BERNOULLI_P_TENSOR)
+    return Tensor._wrap(random.bernoulli(generator, probabilities, probabilities.dtype))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    """Indices sampled from the rows of ``input`` (non-negative weights): PyTorch's for the same seed.
+
+    >>> import minigrad
+    >>> g = minigrad.Generator().manual_seed(2147483647)
+    >>> minigrad.multinomial(minigrad.tensor([0.6, 0.3, 0.1]), 5, replacement=True, generator=g)
+    tensor([1, 1, 1, 0, 0])
+    """
+    probs = input._data
+    if probs.ndim not in (1, 2):
+        raise RuntimeError(messages.MULTINOMIAL_DIM)
+    if probs.dtype.kind != "f":
+        raise RuntimeError(messages.MULTINOMIAL_DTYPE.format(
+            dtype=dtypes.SCALAR_TYPE_NAMES.get(input.dtype, input.dtype)))
+    if num_samples <= 0:
+        raise RuntimeError(messages.MULTINOMIAL_NO_SAMPLES)
+    if not replacement and num_samples > probs.shape[-1]:
+        raise RuntimeError(messages.MULTINOMIAL_TOO_MANY)
+    rows = probs.reshape(-1, probs.shape[-1])
+    if not replacement or num_samples == 1:  # PyTorch's fast path checks the whole tensor at once
+        if not (rows.max() < np.inf and rows.min() >= 0):
+            raise RuntimeError(messages.MULTINOMIAL_BAD_ENTRY)
+        if (rows.sum(axis=-1) == 0).any():
+            raise RuntimeError(messages.MULTINOMIAL_ZERO_SUM)
+    else:  # its loop checks entry by entry: NaN fails "< 0" first, as NaN >= 0 is false
+        for row in rows:
+            if not (row >= 0).all():
+                raise RuntimeError(messages.MULTINOMIAL_NEGATIVE)
+            if not np.isfinite(row).all():
+                raise RuntimeError(messages.MULTINOMIAL_NOT_FINITE)
+            if not row.sum() > 0:
+                raise RuntimeError(messages.MULTINOMIAL_ZERO_SUM)
+    values = random.multinomial(random._or_default(generator), probs, num_samples, replacement)
+    return Tensor._wrap(values)

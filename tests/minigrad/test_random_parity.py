@@ -284,3 +284,33 @@ def test_drawing_a_large_weight_is_fast():
     minigrad.empty(784, 256).uniform_(-0.1, 0.1)
     minigrad.randperm(60000)
     assert time.perf_counter() - start < 1.0
+
+
+def test_generator_prints_as_pytorchs(torch):
+    # print(torch.manual_seed(0)) and a notebook cell ending in it name torch._C.Generator
+    from IPython.lib.pretty import pretty
+
+    for lib, name in ((torch, "torch"), (minigrad, "minigrad")):
+        g = lib.manual_seed(0)
+        assert repr(g) == f"<{name}._C.Generator object at {hex(id(g))}>"
+        assert pretty(g) == f"<{name}._C.Generator at {hex(id(g))}>"
+        assert str(lib.Generator().device) == "cpu"
+
+
+def test_fork_rng_and_the_random_module(torch):
+    def run(lib):
+        lib.random.manual_seed(4)
+        with lib.random.fork_rng():
+            inside = lib.randn(5)
+        after = lib.randn(5)
+        return [inside.numpy(), after.numpy(), lib.tensor(lib.random.initial_seed()).numpy()]
+    assert_same_numbers(torch, run)
+
+
+def test_sampling_methods_on_tensors(torch):
+    def run(lib):
+        g = lib.Generator().manual_seed(8)
+        p = lib.tensor([[0.2, 0.3, 0.5], [0.9, 0.05, 0.05]])
+        return [p.multinomial(2, generator=g).numpy(), p.multinomial(6, replacement=True, generator=g).numpy(),
+                p.bernoulli(generator=g).numpy()]
+    assert_same_numbers(torch, run)

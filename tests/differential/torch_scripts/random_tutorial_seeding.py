@@ -75,3 +75,21 @@ print(w)
 loss = ((w - 1.0) ** 2).sum()
 loss.backward()
 print(w.grad)
+
+# %% what manual_seed returns
+print(torch.manual_seed(42))
+g = torch.Generator()
+print(g.device, g.initial_seed())
+
+# %% torch.random and fork_rng
+torch.random.manual_seed(8)
+with torch.random.fork_rng():
+    print(torch.rand(2))
+print(torch.rand(2))
+
+# %% sampling methods on a tensor of probabilities
+torch.manual_seed(6)
+probs = torch.tensor([[0.1, 0.6, 0.3], [0.5, 0.25, 0.25]])
+print(probs.multinomial(1))
+print(probs.multinomial(5, replacement=True))
+print(probs.bernoulli())
