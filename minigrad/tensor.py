@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, messages
+from . import devices, dtypes, messages
 from .function import AccumulateGrad, RemovableHandle
 from .grad_mode import _state
 from .size import shape_of
@@ -59,6 +59,14 @@ class Tensor:
     __array_ufunc__ = None  # numpy scalars and arrays defer to our reflected operators
     __hash__ = object.__hash__
 
+    def __new__(cls, *args, **kwargs):
+        """``minigrad.Tensor([1, 2])``, ``Tensor(2, 3)``: PyTorch's legacy constructor (see legacy.py)."""
+        if cls is not Tensor:
+            return object.__new__(cls)  # subclasses (nn.Parameter) construct themselves
+        from .legacy import new
+
+        return new(None, args, kwargs)
+
     @staticmethod
     def _wrap(array):
         """A new leaf around ``array`` (not copied); the fast path every op uses."""
@@ -78,7 +86,8 @@ class Tensor:
 
     @property
     def dtype(self):
-        return self._data.dtype
+        """The element type, e.g. ``minigrad.float32`` (a name over the NumPy array's dtype)."""
+        return dtypes.BY_NUMPY[self._data.dtype]
 
     def size(self, dim=None):
         """The shape, or the length of one dimension."""
@@ -88,6 +97,51 @@ class Tensor:
 
     def dim(self):
         return self._data.ndim
+
+    def element_size(self):
+        """Bytes per element (4 for float32)."""
+        return self._data.itemsize
+
+    def type(self, dtype=None, non_blocking=False):
+        """The legacy type name (``'minigrad.FloatTensor'``), or the tensor converted to ``dtype``.
+
+        >>> import minigrad
+        >>> minigrad.tensor([1, 2]).type()
+        'minigrad.LongTensor'
+        """
+        from .legacy import type_name, type_named
+
+        if dtype is None:
+            return type_name(self)
+        return self.to(type_named(dtype))
+
+    # --- new tensors like this one, and comparing (creation.py, compare.py) ---------------
+    def new_tensor(self, data, **kwargs): return creation.new_tensor(self, data, **kwargs)
+    def new_zeros(self, *size, **kwargs): return creation.new_zeros(self, *size, **kwargs)
+    def new_ones(self, *size, **kwargs): return creation.new_ones(self, *size, **kwargs)
+    def new_empty(self, *size, **kwargs): return creation.new_empty(self, *size, **kwargs)
+    def new_full(self, size, fill_value, **kwargs): return creation.new_full(self, size, fill_value, **kwargs)
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return compare.allclose(self, other, rtol, atol, equal_nan)
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return compare.isclose(self, other, rtol, atol, equal_nan)
+    def equal(self, other): return compare.equal(self, other)
+
+    # --- where it lives: always the CPU (minigrad computes with NumPy) ----------------
+    device = devices.CPU
+    is_cuda = False
+    is_cpu = True
+
+    def get_device(self):
+        return -1  # PyTorch's answer for a CPU tensor
+
+    def cpu(self, memory_format=None):
+        """The tensor itself: it already lives on the CPU."""
+        return self
+
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        """PyTorch's error on a machine without a GPU: minigrad has none."""
+        raise AssertionError(messages.NO_CUDA)
 
     def numel(self):
         return self._data.size
@@ -147,9 +201,16 @@ class Tensor:
     def grad(self, value):
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type {type(value).__name__}")
-            if value.shape != self.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                kind = type(value)
+                name = kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__qualname__}"
+                raise TypeError(messages.GRAD_NOT_TENSOR.format(type=name))
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError(messages.GRAD_WRONG_DTYPE.format(
+                    got=dtypes.CPP_TYPE_NAMES.get(value.dtype, value.dtype),
+                    expected=dtypes.SCALAR_TYPE_NAMES.get(self.dtype, self.dtype)))
+            if value._data.shape != self._data.shape:
+                raise RuntimeError(messages.GRAD_WRONG_SIZE.format(
+                    got=messages.format_shape(value.shape), expected=messages.format_shape(self.shape)))
         self._grad = value
 
     @property
@@ -411,3 +472,5 @@ from .ops.operands import is_operand as _is_operand  # noqa: E402
 for _name in ops.TENSOR_METHODS:
     setattr(Tensor, _name, getattr(ops, _name))
 del _name
+
+from . import compare, creation  # noqa: E402  (both make tensors; read at call time)

@@ -17,6 +17,7 @@ from . import functional, graph
 from .function import Function, FunctionCtx, once_differentiable
 from .gradcheck import gradcheck, gradgradcheck
 from .gradcheck import GradcheckError
+from ..legacy import Variable  # PyTorch 0.3 and older: now a function returning a tensor
 
 __all__ = [
     "backward", "grad", "GradcheckError", "Function", "FunctionCtx", "once_differentiable", "gradcheck", "gradgradcheck",

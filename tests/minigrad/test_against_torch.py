@@ -66,7 +66,7 @@ def _array(t):
 
 
 def _dtype_name(t):
-    return str(t.dtype).removeprefix("torch.")
+    return str(t.dtype).removeprefix("torch.").removeprefix("minigrad.")
 
 
 def assert_same(mine, theirs, what):
