@@ -312,6 +312,9 @@ def _box_muller_16(blocks, mean, std):
     polynomials, which is what PyTorch runs on x86-64 CPUs with AVX2.
     """
     u1, u2 = 1 - blocks[:, :8], blocks[:, 8:]
+    # NB: PyTorch compiled for ARM (Apple silicon) or for x86 CPUs without AVX2 runs the C library's
+    # float32 log/cos/sin here instead; minigrad always follows the AVX2 kernel, so on those machines
+    # an occasional float32 normal from a tensor of 16+ elements differs from PyTorch's in its last bit.
     if blocks.dtype == np.float32:
         radius = np.sqrt(_F(-2) * _log_avx(u1))
         sin, cos = _sincos_avx(_F(2 * np.pi) * u2)
@@ -331,7 +334,8 @@ def normal(generator, count, dtype, mean=0.0, std=1.0, contiguous=True):
 
     - 16 or more elements in contiguous memory (``normal_fill``): draw ``count`` uniforms of the
       dtype, transform them in blocks of 16; when ``count`` is not a multiple of 16, draw 16 fresh
-      uniforms for the last 16 slots and transform them again (overwriting the tail).
+      uniforms for the last 16 slots and transform them again (overwriting the tail). float16 works
+      in float32 and draws block by block, so it draws no uniforms for a tail it will overwrite.
     - otherwise one at a time with the cached Box-Muller pair (``_normal_pairs``), in float64, then
       rounded to the dtype.
     """
@@ -341,12 +345,14 @@ def normal(generator, count, dtype, mean=0.0, std=1.0, contiguous=True):
         if mean != 0 or std != 1:
             values = _fma(values, float(std), float(mean))
         return values.astype(dtype)
-    values = uniform(generator, count, dtype)
+    working = np.dtype(np.float32) if dtype == np.float16 else dtype  # PyTorch's opmath type
     whole = count // 16 * 16
+    values = uniform(generator, count if working == dtype else whole, working)
+    values = np.concatenate([values, np.empty(count - values.size, working)])
     values[:whole] = _box_muller_16(values[:whole].reshape(-1, 16), mean, std).ravel()
     if count % 16:
-        values[-16:] = _box_muller_16(uniform(generator, 16, dtype).reshape(1, 16), mean, std).ravel()
-    return values
+        values[-16:] = _box_muller_16(uniform(generator, 16, working).reshape(1, 16), mean, std).ravel()
+    return values.astype(dtype)
 
 
 def integers(generator, count, low, high, dtype):

@@ -314,3 +314,14 @@ def test_sampling_methods_on_tensors(torch):
         return [p.multinomial(2, generator=g).numpy(), p.multinomial(6, replacement=True, generator=g).numpy(),
                 p.bernoulli(generator=g).numpy()]
     assert_same_numbers(torch, run)
+
+
+@pytest.mark.parametrize("n", [3, 16, 21, 40, 1000])
+def test_float16_draws_in_float32(torch, n):
+    # half precision works in float32 and draws the 16-at-a-time normals block by block
+    def run(lib):
+        g = lib.Generator().manual_seed(n)
+        return [lib.randn(n, dtype=lib.float16, generator=g).numpy(), lib.rand(5, dtype=lib.float16, generator=g).numpy(),
+                lib.empty(n, dtype=lib.float16).normal_(1, 0.5, generator=g).numpy(),
+                lib.empty(n, dtype=lib.float16).uniform_(-2, 3, generator=g).numpy()]
+    assert_same_numbers(torch, run)
