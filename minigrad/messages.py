@@ -289,6 +289,7 @@ EINSUM_FORM = "minigrad's einsum does not support the equation '{equation}' ({wh
 # Random numbers (random.py, creation.py's rand/randn/..., Tensor.uniform_/normal_/...).
 # PyTorch prints the numbers in these with C++'s default stream format, which is Python's "g".
 NOT_IMPLEMENTED_FOR_DTYPE = "\"{kernel}\" not implemented for '{dtype}'"
+SEED_OVERFLOW = "Overflow when unpacking long long"
 NO_CUDA_GENERATOR = _hint(
     "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
     "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "

@@ -4,8 +4,8 @@
 PyTorch's CPU generator is deterministic all the way down. minigrad reproduces it in NumPy:
 
 1. **Bits.** PyTorch's ``CPUGeneratorImpl`` is a 32-bit Mersenne Twister (mt19937) seeded with the
-   textbook ``init_genrand(seed mod 2**32)``. NumPy's ``MT19937`` bit generator, seeded the same way
-   (``_legacy_seeding``), yields the very same 32-bit words. ``random()`` is one word; ``random64()``
+   textbook ``init_genrand(seed mod 2**32)``. NumPy's ``MT19937`` bit generator, put in the state
+   that seeding leaves (``_mt19937``), yields the very same 32-bit words. ``random()`` is one word; ``random64()``
    glues two, the first as the high half.
 2. **Transforms.** Each sampling function below turns words into numbers exactly as PyTorch's CPU
    kernels do (``aten/src/ATen/core/TransformationHelper.h`` and
@@ -34,6 +34,20 @@ _LOW_53 = _U64((1 << 53) - 1)  # float64 has 53
 _STATE_BYTES = 5056  # the size of PyTorch's CPUGeneratorImplState
 
 
+def _mt19937(seed):
+    """NumPy's Mersenne Twister in the state the textbook ``init_genrand(seed)`` leaves it in.
+
+    Each of the 624 state words comes from the one before: ``1812433253 * (w ^ (w >> 30)) + i``,
+    kept to 32 bits. The first draw then regenerates the whole block (``pos = 624``).
+    """
+    key = [seed]
+    for i in range(1, 624):
+        key.append((1812433253 * (key[-1] ^ (key[-1] >> 30)) + i) & 0xFFFFFFFF)
+    bits = np.random.MT19937()
+    bits.state = {"bit_generator": "MT19937", "state": {"key": np.array(key, dtype=np.uint32), "pos": 624}}
+    return bits
+
+
 class Generator:
     """A random number generator that yields PyTorch's CPU numbers.
 
@@ -56,10 +70,9 @@ class Generator:
         """Restart the sequence from ``seed``; returns the generator itself (so calls chain)."""
         seed = int(seed)
         if not -(1 << 63) <= seed < (1 << 64):
-            raise ValueError("Overflow when unpacking long long")
+            raise ValueError(messages.SEED_OVERFLOW)
         self._initial_seed = seed % (1 << 64)  # PyTorch keeps the seed as uint64: -1 is 2**64 - 1
-        self._bits = np.random.MT19937(0)
-        self._bits._legacy_seeding(self._initial_seed & 0xFFFFFFFF)  # mt19937 reads the low 32 bits
+        self._bits = _mt19937(self._initial_seed & 0xFFFFFFFF)  # mt19937 reads the low 32 bits
         # Box-Muller makes two normals at a time; PyTorch keeps the second for the next call.
         self._next_double_normal = None
         return self
@@ -109,7 +122,7 @@ class Generator:
         left = int(np.frombuffer(raw, "<i4", 1, 8)[0])
         key = np.frombuffer(raw, "<u8", 624, 24).astype(np.uint32)
         valid = bool(np.frombuffer(raw, "<i4", 1, 5040)[0])
-        self._bits = np.random.MT19937(0)
+        self._bits = np.random.MT19937()
         self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 625 - left}}
         self._next_double_normal = float(np.frombuffer(raw, "<f8", 1, 5024)[0]) if valid else None
         return self

@@ -46,18 +46,18 @@ def _require_floating(tensor, kernel):
         raise NotImplementedError(messages.NOT_IMPLEMENTED_FOR_DTYPE.format(kernel=kernel, dtype=_type_name(tensor)))
 
 
-def uniform_(input, a=0.0, b=1.0, *, generator=None):
-    """Fill with U[a, b), in place: PyTorch's numbers for the same seed.
+def uniform_(input, from_=0.0, to=1.0, *, generator=None):
+    """Fill with U[from, to), in place: PyTorch's numbers for the same seed.
 
     >>> import minigrad
     >>> minigrad.empty(3).uniform_(-1, 1, generator=minigrad.Generator().manual_seed(0))
     tensor([-0.0075,  0.5364, -0.8230])
     """
     _require_floating(input, "check_uniform_bounds")
-    if a > b:
-        raise RuntimeError(messages.UNIFORM_BOUNDS.format(low=a, high=b))
+    if from_ > to:
+        raise RuntimeError(messages.UNIFORM_BOUNDS.format(low=from_, high=to))
     generator = random._or_default(generator)
-    return _refill(input, "UniformBackward0", lambda n: random.uniform(generator, n, input.dtype, a, b))
+    return _refill(input, "UniformBackward0", lambda n: random.uniform(generator, n, input.dtype, from_, to))
 
 
 def normal_(input, mean=0.0, std=1.0, *, generator=None):
