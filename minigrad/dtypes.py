@@ -136,8 +136,10 @@ def set_default_dtype(d):
     >>> set_default_dtype(minigrad.float32)
     """
     global default_float
-    if not isinstance(d, dtype) or not d.is_floating_point:
+    if not isinstance(d, dtype):
         raise TypeError("invalid dtype object: only floating-point types are supported as the default type")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
     default_float = d
 
 

@@ -20,9 +20,11 @@ from .tensor import Tensor
 
 def _signature_error(args, kwargs):
     got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+    unknown = ", ".join(k for k in kwargs if k != "device")
     return TypeError(
         f"new() received an invalid combination of arguments - got ({got}), but expected one of:\n"
         " * (*, torch.device device = None)\n"
+        f"      didn't match because some of the keywords were incorrect: {unknown}\n"
         " * (torch.Storage storage)\n"
         " * (Tensor other)\n"
         " * (tuple of ints size, *, torch.device device = None)\n"

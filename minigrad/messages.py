@@ -361,7 +361,6 @@ ARGUMENT_NOT_TENSOR = "{name}(): argument '{argument}' (position {position}) mus
 STEP_ZERO = "step must be nonzero"
 STEP_SIGN = "upper bound and lower bound inconsistent with step sign"
 NEGATIVE_STEPS = "number of steps must be non-negative"
-DEFAULT_DTYPE_NOT_FLOAT = "invalid dtype object: only floating-point types are supported as the default type"
 GRAD_WRONG_DTYPE = _hint(
     "attempting to assign a gradient with dtype '{got}' to a tensor with grad_dtype '{expected}'. "
     "The gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can set "
