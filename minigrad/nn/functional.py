@@ -410,8 +410,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         raise RuntimeError(f"Expected target size {messages.format_size((input.shape[0],) + input.shape[2:])}, "
                            f"got {messages.format_size(target.shape)}")
     flat_input, flat_target, out_shape = _flatten_classes(input, target)
-    loss = ops.nll_loss(flat_input, flat_target, weight, ignore_index, reduction)
-    return loss.reshape(out_shape) if reduction == "none" else loss
+    loss = ops.nll_loss(flat_input, flat_target, weight, ignore_index, reduction, spatial=True)
+    return loss.view(out_shape) if reduction == "none" else loss
 
 
 def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,

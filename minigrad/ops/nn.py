@@ -129,11 +129,20 @@ class NllLoss(Node):
         if self.reduction == "mean":
             w = w / self.total_weight
         picker = np.zeros((rows, self.shape[-1]), dtype=grad.dtype)
-        picker[np.arange(rows), safe] = -w  # -w[t_i] at each counted target
+        picker[counted.nonzero()[0], safe[counted]] = -w[counted]  # -w[t_i] at each counted target (not -0.)
         picker = Tensor._wrap(picker.reshape(self.shape))
         if self.reduction == "none":
             return grad.unsqueeze(-1) * picker
         return grad * picker
+
+
+class NllLoss2D(NllLoss):
+    """NllLoss over images or sequences: (N, C, d1, ...) log-probabilities, (N, d1, ...) targets.
+
+    NB: PyTorch's node works on the (N, C, H, W) tensor itself; minigrad's is NllLoss on the
+    (N * d1 * ..., C) rows that ``F.nll_loss`` makes by moving the classes last (same values,
+    same gradients, a permute and a reshape more below it in the graph).
+    """
 
 
 def _log_clamped(x):
@@ -549,10 +558,11 @@ def mse_loss(input, target, reduction="mean"):
     return MseLoss.apply(input, target, reduction=reduction)
 
 
-def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
+def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean", spatial=False):
     """Negative log-likelihood of integer class ``target`` given log-probabilities ``input``.
 
     ``input`` is (N, C) with ``target`` (N,), or one sample: (C,) with a 0-d ``target``.
+    ``spatial``: the rows come from an (N, C, d1, ...) input (recorded as ``NllLoss2DBackward0``).
     """
     t = target._data if isinstance(target, Tensor) else np.asarray(target)
     if t.dtype not in (dtypes.int64, dtypes.uint8):
@@ -565,7 +575,8 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean"):
     if out_of_bounds.any():
         raise IndexError(f"Target {int(t[out_of_bounds].flat[0])} is out of bounds.")
     w = None if weight is None else (weight._data if isinstance(weight, Tensor) else np.asarray(weight))
-    return NllLoss.apply(input, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
+    node = NllLoss2D if spatial else NllLoss
+    return node.apply(input, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
 
 
 def cross_entropy(input, target, reduction="mean"):
