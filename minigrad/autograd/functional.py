@@ -281,8 +281,10 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
         inputs: a Tensor or a tuple of Tensors.
         create_graph: make the Jacobian differentiable (for higher derivatives).
         strict: raise instead of returning zeros when an output does not depend on an input.
-        vectorize: not implemented (PyTorch batches the rows with vmap; minigrad has none).
-        strategy: ``"reverse-mode"``; ``"forward-mode"`` is not implemented.
+        vectorize: accepted; the Jacobian is computed row by row all the same (PyTorch batches
+            the rows with vmap; minigrad has none).
+        strategy: ``"reverse-mode"`` or ``"forward-mode"`` (which needs ``vectorize=True``, as in
+            PyTorch); both run reverse mode here, with the same result.
 
     Returns:
         ``J[i][j]`` of shape ``output_i.shape + input_j.shape``: a Tensor for one
@@ -291,7 +293,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
 
     Raises:
         RuntimeError: in strict mode, with PyTorch's messages.
-        NotImplementedError: for ``vectorize=True`` and forward mode.
+        NotImplementedError: for forward mode without ``vectorize=True`` (PyTorch's limits).
 
     >>> import minigrad
     >>> from minigrad.autograd.functional import jacobian
@@ -321,12 +323,13 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=False, st
             raise NotImplementedError(
                 "Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
                 "only implemented for `vectorize=True`.")
-        raise NotImplementedError("minigrad has no forward-mode AD: use strategy=\"reverse-mode\".")
-    if vectorize:
-        # NB: PyTorch computes all rows in one batched backward with vmap; minigrad
-        # has no vmap, and vectorize=False gives the same Jacobian.
-        raise NotImplementedError("minigrad has no vmap: vectorize=True is not implemented; "
-                                  "vectorize=False computes the same Jacobian row by row.")
+    if vectorize and strict:
+        raise RuntimeError(
+            "minigrad.autograd.functional.jacobian: `strict=True` and `vectorized=True` are not "
+            "supported together. Please either set `strict=False` or `vectorize=False`.")
+    # NB: PyTorch computes vectorize=True with vmap (all rows in one batched pass) and
+    # forward-mode with forward AD, column by column; minigrad has neither, so every
+    # strategy runs the reverse-mode loop below: the same Jacobian, one backward per row.
 
     with enable_grad():
         is_inputs_tuple, inputs = _as_tuple(inputs, "inputs", "jacobian")
@@ -369,8 +372,8 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=False,
         inputs: a Tensor or a tuple of Tensors.
         create_graph: make the Hessian differentiable.
         strict: raise instead of returning zeros when an input does not matter.
-        vectorize: not implemented (see ``jacobian``).
-        outer_jacobian_strategy: ``"reverse-mode"``; ``"forward-mode"`` is not implemented.
+        vectorize: accepted (see ``jacobian``).
+        outer_jacobian_strategy: ``"reverse-mode"`` or ``"forward-mode"`` (see ``jacobian``).
 
     Returns:
         ``H`` of shape ``input.shape + input.shape`` for one input; for a tuple of

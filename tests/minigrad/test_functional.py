@@ -224,6 +224,7 @@ ERROR_CASES = [
     ("tuple with a number", lambda lib, T: MF_or_TF(lib).jacobian(lambda x, y: x, (T(A), 3))),
     ("non-tensor output", lambda lib, T: MF_or_TF(lib).jacobian(lambda x: 3, T(A))),
     ("bad strategy", lambda lib, T: MF_or_TF(lib).jacobian(lambda x: x, T(A), strategy="bad")),
+    ("vectorize strict", lambda lib, T: MF_or_TF(lib).jacobian(lambda x: x, T(A), strict=True, vectorize=True)),
     ("forward needs vectorize", lambda lib, T: MF_or_TF(lib).jacobian(lambda x: x, T(A), strategy="forward-mode")),
     ("forward create_graph", lambda lib, T: MF_or_TF(lib).jacobian(lambda x: x, T(A), create_graph=True,
                                                                    strategy="forward-mode")),
@@ -245,8 +246,25 @@ def test_errors_match_torch(name, case):
     assert m == re.sub(r"\btorch\.", "minigrad.", t)
 
 
-def test_vectorize_is_not_implemented():
-    with pytest.raises(NotImplementedError):
-        MF.jacobian(lambda x: x, minigrad.tensor(A), vectorize=True)
-    with pytest.raises(NotImplementedError):
-        MF.hessian(lambda x: x.sum(), minigrad.tensor(A), vectorize=True)
+@pytest.mark.parametrize("options", [dict(vectorize=True), dict(vectorize=True, strategy="forward-mode")],
+                         ids=["vectorize", "forward-mode"])
+def test_vectorize_and_forward_mode_give_pytorchs_jacobian(options):
+    """vectorize=True (vmap in PyTorch) and forward mode run minigrad's row loop: the same numbers."""
+
+    def f(x, y):
+        return (x * y).tanh(), x.sum() * y
+
+    got = MF.jacobian(f, (minigrad.tensor(A), minigrad.tensor(B)), **options)
+    expected = TF.jacobian(f, (torch.tensor(A), torch.tensor(B)), **options)
+    for got_row, expected_row in zip(got, expected):
+        for g, e in zip(got_row, expected_row):
+            np.testing.assert_allclose(g.numpy(), e.numpy(), rtol=1e-6)
+
+
+def test_vectorized_hessian_is_pytorchs():
+    def f(x):
+        return (x ** 3).sum() * x[0, 0]
+
+    got = MF.hessian(f, minigrad.tensor(A), vectorize=True, outer_jacobian_strategy="forward-mode")
+    expected = TF.hessian(f, torch.tensor(A), vectorize=True, outer_jacobian_strategy="forward-mode")
+    np.testing.assert_allclose(got.numpy(), expected.detach().numpy(), rtol=1e-6)
