@@ -6,8 +6,10 @@ A check is two cells. The learner's cell is visible and starts unanswered::
 
 The next cell runs the experiment and calls :func:`check`. Its source is
 collapsed in JupyterLab (cell metadata ``jupyter.source_hidden``) and behind a
-toggle in the book (the ``hide-input`` tag), because it holds the answer::
+toggle in the book (the ``hide-input`` tag), because it holds the answer. A
+collapsed cell still shows its first line in JupyterLab, so that line is a comment::
 
+    # Checks your prediction against the engine. The answer is in this cell: open it only after predicting.
     check(my_answer, engine=q.grad_fn.next_functions[0][0].name(), answer="MulBackward0",
           why="`q` is `exp(w * b)`: its one input is the product, whose node is `MulBackward0`.")
 

@@ -12,7 +12,7 @@ fails here), then:
   network, and every local file a page names exists;
 * in a real headless Chromium, with every request that is not ``file://``
   aborted: every page loads with no script error, no missing file and no
-  request for the network, MathJax typesets its formulas without errors, and on
+  request for the network, no console error, MathJax typesets its formulas without errors, and on
   one page a graph picture is displayed and a backward stepper (the
   ``Stepper.to_html()`` fragment) moves when its button is clicked and its
   slider is moved. Screenshot: ``test-artifacts/book-page.png`` (and
@@ -311,6 +311,11 @@ def _on_disk(url):
     return Path(unquote(urlsplit(url).path)).is_file()
 
 
+def _network_log(text):
+    """Chromium's own console line for a failed request: reported (better) by the request checks."""
+    return text.startswith("Failed to load resource")
+
+
 def _features(page):
     text = page.read_text(encoding="utf-8")
     return {
@@ -375,6 +380,8 @@ def test_pages_in_a_real_browser_offline(site, chromium):
         page.on("requestfailed", lambda r: r.url.startswith("file:") and not _on_disk(r.url)
                 and missing.append(f"{r.url} ({r.failure})"))
         page.on("pageerror", lambda e: errors.append(str(e)))
+        # console.error from the page's own scripts (a theme complaining, a widget failing to render)
+        page.on("console", lambda m: m.type == "error" and not _network_log(m.text) and errors.append(f"console: {m.text}"))
         try:
             # Every page: loads offline, completely, with no script error; formulas typeset.
             problems = []

@@ -3,7 +3,8 @@
 * Every question is a pair of cells: the learner's prediction cell, unanswered
   (every ``my_...`` name is assigned ``...``), then a check cell that calls
   ``check(my_..., engine=..., answer=..., why=...)``, collapsed in JupyterLab
-  (``jupyter.source_hidden``) and behind a toggle in the book (``hide-input``).
+  (``jupyter.source_hidden``; a collapsed cell still shows its first line, so that line is a
+  comment) and behind a toggle in the book (``hide-input``).
 * The saved output of a check cell shows no answer outside its folded ``<details>``.
 * Running a notebook with predictions written in gives "Right" for a right one and
   "Not quite" for a wrong one (two notebooks, run for real).
@@ -81,6 +82,10 @@ def test_every_question_starts_unanswered_and_hides_its_answer(path):
         for needed in ("engine", "answer", "why"):
             if needed not in keywords:
                 problems.append(f"{where}: check() has no {needed}=")
+        first_line = _source(checked).split("\n", 1)[0]
+        if not first_line.startswith("#") or "answer=" in first_line:
+            problems.append(f"{where}: the check cell's first line, which JupyterLab shows when the cell is "
+                            f"collapsed, must be a comment: {first_line!r}")
         meta = checked["metadata"]
         if not meta.get("jupyter", {}).get("source_hidden"):
             problems.append(f"{where}: the check cell is not collapsed in JupyterLab (jupyter.source_hidden)")
@@ -148,3 +153,22 @@ def test_a_prediction_gets_right_or_not_quite_when_run(name, tmp_path):
     for ident, verdict in expected:
         assert shown[ident].startswith(verdict), f"{name}, cell {ident}: {shown[ident]!r}"
         assert "Why:" in shown[ident], f"{name}, cell {ident}: no explanation in {shown[ident]!r}"
+
+
+# What PyTorch does not have, and where the notebooks must say so (the nearest PyTorch tool with it).
+MINIGRAD_ONLY = re.compile(r"\bviz\.\w+|iter_backward|graph\.observe")
+BADGE = "**minigrad only**"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_minigrad_only_tools_are_marked_before_their_first_use(path):
+    cells = _cells(path)
+    for index, cell in enumerate(cells):
+        if cell["cell_type"] != "code" or _check_call(cell) is not None:
+            continue
+        used = MINIGRAD_ONLY.findall(re.sub(r"^(import|from) .*$", "", _source(cell), flags=re.M))
+        if used:
+            notes = [_source(c) for c in cells[:index] if c["cell_type"] == "markdown" and BADGE in _source(c)]
+            assert notes, f"{path.name}: cell {index} uses {sorted(set(used))} with no '{BADGE}' note before it"
+            assert any("PyTorch" in note.split(BADGE, 1)[1] for note in notes), "the note names no PyTorch equivalent"
+            return
