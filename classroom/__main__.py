@@ -10,13 +10,19 @@ Commands (``python -m classroom COMMAND --help`` for each)::
                                                 source NAME.ipynb; a table, --csv, --feedback
 
 The exit status is 0 when the command did its job (whatever the scores), 1 when a notebook is
-malformed or missing.
+malformed, missing or unreadable (with a one-line reason).
+
+Every submission runs in a sandbox of its own (``classroom/sandbox.py``); a layer this machine
+lacks is named in each report, ``--no-sandbox`` turns it off, and with
+``MINIGRAD_REQUIRE_SANDBOX=1`` a missing layer is an error.
 """
 
 import argparse
 import csv
 import json
+import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 try:
@@ -24,9 +30,34 @@ try:
 
     from . import grading
     from . import nbgrader_format as nbf
+    from . import sandbox
 except ImportError as exc:  # the core install has NumPy only
     raise SystemExit(f"python -m classroom needs Jupyter's notebook tools ({exc.name} is missing): "
                      "in minigrad's folder, pip install '.[classroom]' (or ./run setup)") from None
+
+
+def _notebook_file(path, what):
+    """``path`` if it is a readable file; otherwise stops with a one-line reason (exit status 1)."""
+    path = Path(path)
+    if path.is_dir():
+        raise SystemExit(f"error: {what} {path} is a folder; expected a notebook file")
+    if not path.is_file():
+        raise SystemExit(f"error: {what} {path} does not exist")
+    try:
+        with open(path, "rb"):
+            pass
+    except OSError as exc:
+        raise SystemExit(f"error: {what} {path} cannot be read ({exc.strerror})") from None
+    return path
+
+
+def _read(path, what):
+    """The notebook at ``path``, or a one-line reason why not (exit status 1)."""
+    path = _notebook_file(path, what)
+    try:
+        return grading.read(path)
+    except Exception as exc:
+        raise SystemExit(f"error: {what} {path} is not a readable notebook ({type(exc).__name__})") from None
 
 
 def _sources(path):
@@ -53,7 +84,7 @@ def _summary(nb):
 def cmd_validate(args):
     bad = 0
     for path in args.sources:
-        nb = grading.read(path)
+        nb = _read(path, "the source")
         problems = nbf.validate(nb)
         errors = [p for p in problems if p.level == "error"]
         bad += bool(errors)
@@ -64,7 +95,7 @@ def cmd_validate(args):
 
 
 def _release(source, out):
-    nb = grading.read(source)
+    nb = _read(source, "the source")
     try:
         student = nbf.student_version(nb)
     except nbf.FormatError as exc:
@@ -95,14 +126,20 @@ def cmd_release_all(args):
 
 
 def _grade_one(source, submission, args, name=None):
+    limits = sandbox.Limits(memory_mb=args.memory) if args.memory else None
     try:
         return grading.grade(source, submission, timeout=args.timeout, kernel_name=args.kernel,
-                             submission_name=name)
+                             submission_name=name, sandbox=not args.no_sandbox, limits=limits,
+                             total_timeout=args.total_timeout)
     except nbf.FormatError as exc:
+        raise SystemExit(f"error: {exc}") from None
+    except sandbox.SandboxUnavailable as exc:
         raise SystemExit(f"error: {exc}") from None
 
 
 def cmd_grade(args):
+    _read(args.source, "the source")
+    _notebook_file(args.submission, "the submission")
     report, graded = _grade_one(args.source, args.submission, args)
     if args.output:
         nbformat.write(grading.feedback_notebook(report, graded), args.output)
@@ -124,23 +161,41 @@ def cmd_grade_all(args):
     students = sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith("."))
     if not students:
         raise SystemExit(f"error: no student folders in {root} (expected {root}/<student>/<notebook>.ipynb)")
-    rows, reports = [], []
+    for source in sources:
+        _read(source, "the source")
+    jobs = []  # (student, source, submission or None)
+    for student in students:
+        for source in sources:
+            jobs.append((student, source, _find_submission(student, source.name)))
+
+    def run(job):
+        student, source, submission = job
+        if submission is None:
+            print(f"{student.name}: no {source.name}", file=sys.stderr)
+            return None
+        print(f"{student.name}: grading {submission}", file=sys.stderr)
+        return _grade_one(source, submission, args, name=f"{student.name}/{source.name}")
+
+    # Each grading is a kernel of its own (a process, in its own sandbox): threads only wait on them.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        results = list(pool.map(run, jobs))
+    rows, reports, by_student = [], [], {}
+    for (student, source, _), result in zip(jobs, results):
+        by_student.setdefault(student, []).append((source, result))
     for student in students:
         row = {"student": student.name}
         total = maximum = 0.0
-        for source in sources:
+        for source, result in by_student[student]:
             max_points = sum(nbf.points(c) for c in grading.read(source).cells if nbf.is_test(c))
-            submission = _find_submission(student, source.name)
             maximum += max_points
-            if submission is None:
+            if result is None:
                 row[source.stem] = f"missing/{grading._num(max_points)}"
-                print(f"{student.name}: no {source.name}", file=sys.stderr)
                 continue
-            print(f"{student.name}: grading {submission}", file=sys.stderr)
-            report, graded = _grade_one(source, submission, args, name=f"{student.name}/{source.name}")
+            report, graded = result
             reports.append({"student": student.name, **report.to_dict()})
             total += report.score
-            row[source.stem] = f"{grading._num(report.score)}/{grading._num(report.max_score)}"
+            row[source.stem] = (f"{grading._num(report.score)}/{grading._num(report.max_score)}"
+                                + (" FLAGGED" if report.flags else ""))
             if args.feedback:
                 folder = Path(args.feedback) / student.name
                 folder.mkdir(parents=True, exist_ok=True)
@@ -211,14 +266,30 @@ def parser():
                        help=f"seconds one cell may run (default {grading.DEFAULT_TIMEOUT})")
         p.add_argument("--json", action="store_true", help="print the report as JSON")
         p.add_argument("--kernel", metavar="NAME", default=None,
-                       help="a Jupyter kernel to run the notebooks in (default: this Python)")
+                       help="a Jupyter kernel to run the notebooks in (default: this Python, sandboxed; "
+                            "a named kernel is not sandboxed)")
+        p.add_argument("--total-timeout", type=int, default=grading.TOTAL_TIMEOUT, metavar="S",
+                       help=f"seconds a whole notebook may run (default {grading.TOTAL_TIMEOUT})")
+        p.add_argument("--memory", type=int, default=None, metavar="MB",
+                       help=f"memory a submission may use (default {sandbox.Limits().memory_mb})")
+        p.add_argument("--no-sandbox", action="store_true",
+                       help="run the students' code with your rights (each report says so)")
+        if name == "grade-all":
+            p.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), metavar="N",
+                           help="notebooks graded at once (default: up to 4, one per core)")
     return top
 
 
 def main(argv=None):
     """Runs the command line; returns the exit status."""
     args = parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except SystemExit as stop:  # our one-line reasons: print them, exit status 1
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+            return 1
+        raise
 
 
 if __name__ == "__main__":

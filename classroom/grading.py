@@ -315,7 +315,7 @@ def _client_class():
 
         async def _kill(self, why):
             self.run.died = why
-            await self.km.kill_kernel()
+            await self.km.provisioner.kill()  # the sandbox's processes all end with it
             raise DeadKernelError(why)
 
         def output(self, outs, msg, display_id, cell_index):
@@ -692,7 +692,9 @@ def grade(source, submission, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=
     guard = integrity.Guard()
     run_nb, nonces = _with_guards(nb, guard)
     use_sandbox = sandbox and kernel_name is None
-    with sandboxing.Sandbox(filename, raw, limits=limits, enabled=use_sandbox) as box:
+    why_off = ("a named Jupyter kernel (--kernel) cannot be sandboxed" if kernel_name is not None
+               else "the sandbox was turned off (--no-sandbox)")
+    with sandboxing.Sandbox(filename, raw, limits=limits, enabled=use_sandbox, why_off=why_off) as box:
         report.notes += box.warnings
         run = execute(run_nb, timeout=timeout, cwd=cwd, kernel_name=kernel_name, sandbox=box if use_sandbox else None,
                       total_timeout=total_timeout, max_output=max_output)

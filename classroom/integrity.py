@@ -279,10 +279,9 @@ def hidden_lines(source):
         visible = set(nbf.student_cell(cell).source.splitlines())
         inside = False
         for line in cell.source.splitlines():
-            if nbf.BEGIN_HIDDEN_TESTS in line:
-                inside = True
-            elif nbf.END_HIDDEN_TESTS in line:
-                inside = False
+            if nbf.BEGIN_HIDDEN_TESTS in line or nbf.END_HIDDEN_TESTS in line:
+                inside = nbf.BEGIN_HIDDEN_TESTS in line
+                lines.add(line.strip())  # the markers too: they say where hidden tests are
             elif inside and len(line.strip()) >= 12 and line not in visible:
                 lines.add(line.strip())
     return sorted(lines, key=len, reverse=True)

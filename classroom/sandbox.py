@@ -20,7 +20,7 @@ and on the size of its output.
 
 :func:`probe` says which layers work here. A layer that is missing is never skipped silently:
 :class:`Sandbox` puts a warning in every report it grades (``Sandbox.warnings``), and with
-``MINIGRAD_REQUIRE_SANDBOX=1`` (``./run tests`` sets it under CI) a missing layer is an error.
+``MINIGRAD_REQUIRE_SANDBOX=1``, or under CI (``CI=true``), a missing layer is an error.
 """
 
 import fcntl
@@ -76,6 +76,11 @@ class Layers:
     @property
     def complete(self):
         return not self.why_not
+
+
+def required():
+    """True where a missing layer must be an error: ``MINIGRAD_REQUIRE_SANDBOX=1``, or CI (``CI=true``)."""
+    return bool(os.environ.get(REQUIRE_ENV)) or os.environ.get("CI") == "true"
 
 
 def _run_quietly(argv):
@@ -196,22 +201,23 @@ class Sandbox:
         text: the submission as the student handed it in (bytes or str).
         limits: a :class:`Limits`.
         enabled: False runs the kernel with no sandbox at all (a warning says so).
+        why_off: why it is off, for that warning.
 
     Attributes:
         warnings: sentences for the report: each layer that is missing and what that means.
         folder: the private folder, as the grader sees it.
     """
 
-    def __init__(self, filename="submission.ipynb", text=b"", limits=None, enabled=True):
+    def __init__(self, filename="submission.ipynb", text=b"", limits=None, enabled=True,
+                 why_off="the sandbox was turned off (--no-sandbox)"):
         self.limits = limits or Limits()
         self.layers = probe() if enabled else Layers(None, False, None, ("the sandbox was turned off",))
         self.warnings = []
         if not enabled:
-            self.warnings.append("NOT SANDBOXED: the sandbox was turned off (--no-sandbox); the submission's "
-                                 "code ran with this user's rights")
+            self.warnings.append(f"NOT SANDBOXED: {why_off}; the submission's code ran with this user's rights")
         elif not self.layers.complete:
-            if os.environ.get(REQUIRE_ENV):
-                raise SandboxUnavailable(f"{REQUIRE_ENV} is set but: " + "; ".join(self.layers.why_not))
+            if required():
+                raise SandboxUnavailable(f"{REQUIRE_ENV} or CI=true is set, but: " + "; ".join(self.layers.why_not))
             self.warnings += [f"sandbox incomplete: {w}" for w in self.layers.why_not]
         self.uid, self._lock = (None, None)
         self._root = Path(tempfile.mkdtemp(prefix="mg-sbx-"))
@@ -247,6 +253,8 @@ class Sandbox:
                "SCIKIT_LEARN_DATA": f"{tmp}/scikit_learn_data", "PYTHONDONTWRITEBYTECODE": "1",
                "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
                "JUPYTER_PLATFORM_DIRS": "1", "JUPYTER_RUNTIME_DIR": f"{tmp}/jupyter"}
+        if os.environ.get("PYTHONPATH"):  # where the grader found minigrad; only the packages are shown
+            env["PYTHONPATH"] = os.environ["PYTHONPATH"]
         return env
 
     def argv(self, command):
