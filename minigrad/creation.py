@@ -297,8 +297,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     """Evenly spaced values ``start, start + step, ...`` below ``end`` (``arange(n)`` is ``0 .. n-1``).
 
     int64 when all are ints, else the default float. As PyTorch, the length is
-    ``ceil((end - start) / step)`` in double precision and each value is ``start + i * step``
-    computed in double with one rounding, then converted.
+    ``ceil((end - start) / step)`` in double precision, and the values are its kernel's
+    (``start + i * step`` in double, see ``_arange_values``).
 
     >>> import minigrad
     >>> minigrad.arange(5)
@@ -324,10 +324,27 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device
     if dtype.kind in "iub":
         return _finish(np.arange(start, end, step, dtype=dtype.dtype), requires_grad)
     length = max(0, int(np.ceil((float(end) - float(start)) / float(step))))
-    # NB: PyTorch's vectorised kernel rounds some values differently in the last bit (it adds
-    # i * step to the start of each block of 4 or 8); minigrad rounds start + i * step once.
-    values = random._fma(np.arange(length, dtype=np.float64), float(step), float(start))  # PyTorch's fma, in double
-    return _finish(values.astype(dtype.dtype), requires_grad)
+    return _finish(_arange_values(float(start), float(step), length, dtype.dtype), requires_grad)
+
+
+def _arange_values(start, step, length, dtype):
+    """PyTorch's CPU arange kernel, value for value (measured against its AVX2 build).
+
+    It computes in double with fused multiply-adds. The vectorised loop takes blocks of two
+    vectors (4 doubles or 8 floats each): each vector starts at ``start + k * step``, rounded
+    to the dtype, and adds ``j * step`` for its lanes; the last elements, fewer than a block,
+    are ``start + k * step`` one by one.
+    """
+    # NB: on a CPU with AVX-512 (vectors twice as long), or past 8192 elements split among
+    # threads, PyTorch's last bits can differ from these.
+    lanes = 4 if dtype == np.float64 else 8
+    index = np.arange(length, dtype=np.float64)
+    values = random._fma(index, step, start).astype(dtype)
+    blocked = length - length % (2 * lanes)
+    lane = index[:blocked] % lanes
+    vector_start = random._fma(index[:blocked] - lane, step, start).astype(dtype).astype(np.float64)
+    values[:blocked] = random._fma(lane, step, vector_start).astype(dtype)
+    return values
 
 
 def _linspace_values(start, end, steps, dtype):

@@ -53,7 +53,7 @@ class device:  # noqa: N801  (PyTorch's class name: torch.device)
             type = match.group(1)
         else:
             raise TypeError(f"device() received an invalid combination of arguments - got "
-                            f"({_type_name(type)}), but expected one of:\n * (torch.device device)\n"
+                            f"({_type_name(type)}), but expected one of:\n * (minigrad.device device)\n"
                             f"      didn't match because some of the arguments have invalid types: "
                             f"(!{_type_name(type)}!)\n * (str type, int index = -1)\n")
         if index is not None and index < 0:

@@ -49,13 +49,16 @@ class dtype:  # noqa: N801  (PyTorch's class name: torch.dtype)
 
     def __eq__(self, other):
         # NB: PyTorch's dtypes are not equal to NumPy's; ours are, so that code written
-        # against NumPy dtypes (ours and the user's) keeps working.
-        if isinstance(other, dtype):
+        # against NumPy dtypes (ours and the user's) keeps working. There is one object per
+        # dtype, so two of ours are equal only when they are the same object.
+        if other.__class__ is dtype:
             return self is other
-        try:
-            return self.dtype == other
-        except TypeError:
-            return False
+        return self.dtype == other
+
+    def __ne__(self, other):  # spelled out: the engine compares dtypes on every edge
+        if other.__class__ is dtype:
+            return self is not other
+        return self.dtype != other
 
     def __hash__(self):
         return hash(self.dtype)

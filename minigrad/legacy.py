@@ -23,12 +23,12 @@ def _signature_error(args, kwargs):
     unknown = ", ".join(k for k in kwargs if k != "device")
     return TypeError(
         f"new() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-        " * (*, torch.device device = None)\n"
+        " * (*, minigrad.device device = None)\n"
         f"      didn't match because some of the keywords were incorrect: {unknown}\n"
-        " * (torch.Storage storage)\n"
+        " * (minigrad.Storage storage)\n"
         " * (Tensor other)\n"
-        " * (tuple of ints size, *, torch.device device = None)\n"
-        " * (object data, *, torch.device device = None)\n")
+        " * (tuple of ints size, *, minigrad.device device = None)\n"
+        " * (object data, *, minigrad.device device = None)\n")
 
 
 def new(dtype, args, kwargs):

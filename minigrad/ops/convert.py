@@ -27,18 +27,18 @@ def _to_invalid(args, kwargs):
     got = ", ".join([_type_name(a) for a in args] + [f"{k}={_type_name(v)}" for k, v in kwargs.items()])
     return TypeError(
         f"to() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-        " * (torch.device device = None, torch.dtype dtype = None, bool non_blocking = False, bool copy = False, "
-        "*, torch.memory_format memory_format = None)\n"
-        " * (torch.dtype dtype, bool non_blocking = False, bool copy = False, *, torch.memory_format "
+        " * (minigrad.device device = None, minigrad.dtype dtype = None, bool non_blocking = False, bool copy = False, "
+        "*, minigrad.memory_format memory_format = None)\n"
+        " * (minigrad.dtype dtype, bool non_blocking = False, bool copy = False, *, minigrad.memory_format "
         "memory_format = None)\n"
-        " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, torch.memory_format "
+        " * (Tensor tensor, bool non_blocking = False, bool copy = False, *, minigrad.memory_format "
         "memory_format = None)\n")
 
 
 def _type_name(value):
     if isinstance(value, dtypes.dtype):
-        return "torch.dtype"
-    return {"device": "torch.device", "Tensor": "Tensor"}.get(type(value).__name__, type(value).__name__)
+        return "minigrad.dtype"
+    return {"device": "minigrad.device", "Tensor": "Tensor"}.get(type(value).__name__, type(value).__name__)
 
 
 def _is_dtype(value):
@@ -86,7 +86,10 @@ def to(input, *args, **kwargs):
         if not copy:
             return input
         dtype = input._data.dtype
-    return ToCopy.apply(input, dtype=np.dtype(dtype))
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "fc":  # integers and bools carry no gradient: PyTorch records nothing
+        return Tensor._wrap(input._data.astype(dtype))
+    return ToCopy.apply(input, dtype=dtype)
 
 
 def float(input):
