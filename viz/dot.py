@@ -10,47 +10,71 @@ import textwrap
 
 from .graph import GraphData
 
+# The palette, designed once (tests/viz/test_palette.py checks it): every state
+# differs from every other, and from the box it sits on, by colour (CIELAB
+# distance >= 10 for normal, deuteranope and protanope vision) AND by a cue
+# that survives greyscale (a border pattern or width, and a word in MARK).
+# Text on every fill has a contrast of at least 4.5:1 (WCAG AA).
 STYLE = {
-    # kinds of node
-    "output": ({"shape": "box", "style": "filled", "fillcolor": "#c8ecc4"},
+    # kinds of node (told apart by shape too: a double-bordered output, rounded ops, square leaves)
+    "output": ({"shape": "box", "style": "filled", "fillcolor": "#c7e9c0", "peripheries": "2"},
                "output tensor: where backward starts"),
-    "op": ({"shape": "box", "style": "rounded,filled", "fillcolor": "#ececec"},
+    "op": ({"shape": "box", "style": "rounded,filled", "fillcolor": "#e2e2e2"},
            "grad_fn node: applies the chain rule"),
     "leaf": ({"shape": "box", "style": "filled", "fillcolor": "#cfe2ff"},
              "leaf tensor: its .grad collects gradients"),
-    "param": ({"shape": "box", "style": "filled", "fillcolor": "#9fc5ff"},
+    "param": ({"shape": "box", "style": "filled", "fillcolor": "#9ec5f8"},
               "parameter (a named leaf)"),
     "saved": ({"shape": "box", "style": "filled", "fillcolor": "#ffe0b0", "fontsize": "10"},
               "tensor saved by the op for its backward"),
-    "collapsed": ({"shape": "note", "style": "filled", "fillcolor": "#fff7cc"},
+    "collapsed": ({"shape": "note", "style": "filled", "fillcolor": "#fff2b3"},
                   "nodes left out of the picture"),
     # states (drawn on top of the kind)
     "state:saved": ({}, None),
     "state:accumulated": ({"penwidth": "2.5", "color": "#1f5fbf"},
                           ".grad holds an accumulated gradient"),
-    "state:freed": ({"style": "dashed,filled", "fillcolor": "#f6f6f6", "color": "#9a9a9a", "fontcolor": "#9a9a9a"},
+    "state:freed": ({"style": "dashed,filled", "fillcolor": "#ffffff", "color": "#595959", "fontcolor": "#404040"},
                     "freed by a backward with retain_graph=False"),
-    "state:modified": ({"penwidth": "2.5", "color": "#d62728", "fontcolor": "#b01010"},
+    "state:modified": ({"penwidth": "2.5", "color": "#d62728", "fontcolor": "#a01010"},
                        "changed in place after it was saved: backward will fail"),
-    "state:pruned": ({"style": "rounded,dashed,filled", "fillcolor": "#f6f6f6", "fontcolor": "#777777"},
+    "state:pruned": ({"style": "rounded,dashed,filled", "fillcolor": "#fff0a0", "color": "#595959",
+                      "fontcolor": "#404040"},
                      "reached but not run (outside inputs=)"),
-    "state:skipped": ({"style": "rounded,dotted,filled", "fillcolor": "#f6f6f6", "fontcolor": "#777777"},
+    "state:skipped": ({"style": "rounded,dotted,filled", "fillcolor": "#c4c4c4", "color": "#404040",
+                       "penwidth": "1.5", "fontcolor": "#1a1a1a"},
                       "not reached by the recorded backward"),
-    "state:failed": ({"penwidth": "3", "color": "#d62728", "fillcolor": "#ffd4d4"},
+    "state:failed": ({"penwidth": "3", "color": "#d62728", "fillcolor": "#ff8f8f"},
                      "the backward failed at this node"),
-    "state:derivative": ({"fillcolor": "#e4d7ff"},
+    "state:derivative": ({"fillcolor": "#d9c7ff"},
                          "recorded by backward(create_graph=True)"),
     # states a backward stepper shows, one engine step at a time
-    "state:running": ({"penwidth": "3", "color": "#e07b00", "fillcolor": "#ffe9c7"},
+    "state:running": ({"penwidth": "3", "color": "#8a4b00", "fillcolor": "#ffb000"},
                       "running now: its backward is being applied"),
-    "state:done": ({"fillcolor": "#d9f0d9"}, "has run"),
+    "state:done": ({"fillcolor": "#9c9c9c"}, "has run"),
     "state:waiting": ({}, None),
     # kinds of edge
-    "edge:grad": ({"color": "#444444"}, "gradient flows this way"),
-    "edge:saved": ({"style": "dotted", "arrowhead": "none", "color": "#c08020"}, None),
-    "edge:cycle": ({"style": "dashed", "color": "#d62728", "constraint": "false", "fontcolor": "#d62728"},
+    "edge:grad": ({"color": "#444444", "fontcolor": "#1f4e99", "fontsize": "10"},
+                  "gradient flows this way (label: the gradient it carried)"),
+    # Saved tensors sit close to their node (weight) on a firm, dark link.
+    "edge:saved": ({"style": "dashed", "arrowhead": "none", "color": "#8a5a00", "penwidth": "1.5", "weight": "4"},
+                   None),
+    "edge:cycle": ({"style": "dashed", "color": "#d62728", "constraint": "false", "fontcolor": "#b01c1c"},
                    "a .grad with a graph that leads back: reference cycle"),
 }
+
+# The greyscale cue of a state: a word its box shows (besides its border).
+# freed and modified say it with lines of their own (see node_label).
+MARK = {
+    "pruned": "not run",
+    "skipped": "not reached",
+    "failed": "failed here",
+    "derivative": "by create_graph",
+    "running": "running now",
+    "done": "ran",
+    "waiting": "waiting",
+}
+
+MIN_FONT_SIZE = 10  # points; no text in a picture is smaller (tests check every fontsize)
 
 
 def _quote(text):
@@ -68,6 +92,16 @@ def node_attributes(node):
         attributes.update(STYLE["state:" + node.state][0])
     attributes["label"] = node_label(node)
     attributes["class"] = f"{node.kind} {node.state}".strip()  # SVG classes, for tests and CSS
+    return attributes
+
+
+def edge_attributes(edge):
+    """The DOT attributes of one ``VizEdge``: its kind's style, and its label or gradient."""
+    attributes = dict(STYLE["edge:" + edge.kind][0])
+    if edge.label:
+        attributes["label"] = edge.label
+    elif edge.grad is not None:
+        attributes["label"] = edge.grad
     return attributes
 
 
@@ -94,16 +128,20 @@ def node_label(node):
         lines.append(f"version {node.version}")
     if node.scope and node.kind == "op":
         lines.append(f"[{node.scope}]")
+    if node.state in MARK:
+        lines.append(MARK[node.state])
     return "\n".join(lines)
 
 
-def to_dot(data: GraphData, legend=True):
+def to_dot(data: GraphData, legend=True, ids=False):
     """DOT source for ``data``; identical for identical graphs.
 
     Args:
         data: what ``viz.graph.trace`` returned.
         legend: add a box explaining every style the picture uses (True), none
             (False), or the styles another ``GraphData`` uses (several pictures, one legend).
+        ids: give each box its node id and each edge ``e<index>`` as SVG ids
+            (the stepper restyles one layout by them).
 
     Returns:
         str
@@ -111,20 +149,22 @@ def to_dot(data: GraphData, legend=True):
     out = ["digraph minigrad {",
            '  graph [rankdir="TB", fontname="Helvetica", fontsize="12", nodesep="0.25", ranksep="0.35"];',
            '  node [fontname="Helvetica", fontsize="11", margin="0.08,0.04"];',
-           '  edge [arrowsize="0.7"];']
+           '  edge [arrowsize="0.7", fontname="Helvetica"];']
     if data.title:  # wrapped: one long error line would make the picture huge
         wrapped = [piece for line in data.title.split("\n") for piece in (textwrap.wrap(line, 90) or [""])]
         out.append(f"  labelloc=\"t\"; label={_quote(chr(10).join(wrapped))};")
     copies = _leaf_copies(data)
     for node in data.nodes:
-        attributes = _attrs(node_attributes(node))
+        attributes = node_attributes(node)
         for copy_id in copies.get(node.id, [node.id]):
-            out.append(f"  {copy_id} [{attributes}];")
+            if ids:
+                attributes["id"] = copy_id
+            out.append(f"  {copy_id} [{_attrs(attributes)}];")
     uses = {}
-    for edge in data.edges:
-        attributes = dict(STYLE["edge:" + edge.kind][0])
-        if edge.label:
-            attributes["label"] = edge.label
+    for index, edge in enumerate(data.edges):
+        attributes = edge_attributes(edge)
+        if ids:
+            attributes["id"] = f"e{index}"
         target = edge.target
         if edge.kind == "grad" and target in copies:  # each use of a shared leaf gets its own copy
             uses[target] = uses.get(target, -1) + 1
@@ -186,8 +226,56 @@ def _legend(data, rows=None):
             fill = style.get("fillcolor", "#ffffff")
             border = style.get("color", "#666666")
             width = "2" if "penwidth" in style else "1"  # outlined states get a thick edge here too
-            swatch = f'<TD WIDTH="34" BGCOLOR="{fill}" COLOR="{border}" BORDER="{width}"> </TD>'
+            # The state's word inside its swatch: the legend reads in greyscale too.
+            mark = MARK.get(key.partition(":")[2], "")
+            face = f'<FONT POINT-SIZE="{MIN_FONT_SIZE}" COLOR="{style.get("fontcolor", "#000000")}">{_html(mark)}</FONT>'
+            swatch = f'<TD WIDTH="34" BGCOLOR="{fill}" COLOR="{border}" BORDER="{width}">{face if mark else " "}</TD>'
         cells.append(f'<TR>{swatch}<TD ALIGN="LEFT">{_html(text)}</TD></TR>')
     table = ('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
              '<TR><TD COLSPAN="2" ALIGN="LEFT"><B>legend</B></TD></TR>' + "".join(cells) + "</TABLE>")
     return [f'  legend [shape="box", style="rounded", color="#bbbbbb", fontsize="10", label=<{table}>];']
+
+
+def state_css(scope=""):
+    """CSS that gives an SVG box the look of its kind and state in STYLE, by its class.
+
+    The stepper lays a graph out once and switches looks per frame by
+    changing each box's ``class``: these rules (which win over Graphviz's
+    own presentation attributes) draw each kind, then each state on top,
+    exactly as ``node_attributes`` would have. Outlines Graphviz leaves
+    unfilled (an output's second border, a note's fold) stay unfilled.
+
+    Args:
+        scope: a selector the rules are limited to, e.g. ``"svg.mg-steps"``.
+
+    >>> "g.node.running>polygon" in state_css()
+    True
+    """
+    dashes = {"dashed": "5,2", "dotted": "1,5"}
+    rules = []
+    for key, (attributes, _) in STYLE.items():
+        if key.startswith("edge:"):
+            continue
+        is_kind = not key.startswith("state:")
+        name = key.partition(":")[2] or key
+        shape = {}
+        if "fillcolor" in attributes:
+            shape["fill"] = attributes["fillcolor"]
+        if "color" in attributes or is_kind:
+            shape["stroke"] = attributes.get("color", "#000000")
+        if "penwidth" in attributes or is_kind:
+            shape["stroke-width"] = attributes.get("penwidth", "1")
+        pattern = [dashes[word] for word in attributes.get("style", "").split(",") if word in dashes]
+        if pattern or is_kind:
+            shape["stroke-dasharray"] = pattern[0] if pattern else "none"
+        node = f"{scope} g.node.{name}".strip()
+        if shape:
+            body = ";".join(f"{k}:{v}" for k, v in shape.items())
+            rules.append(f'{node}>polygon:not([fill="none"]),{node}>path:not([fill="none"]){{{body}}}')
+            outline = {k: v for k, v in shape.items() if k != "fill"}
+            if outline:
+                body = ";".join(f"{k}:{v}" for k, v in outline.items())
+                rules.append(f'{node}>polygon[fill="none"],{node}>polyline{{{body}}}')
+        if "fontcolor" in attributes or is_kind:
+            rules.append(f"{node}>text{{fill:{attributes.get('fontcolor', '#000000')}}}")
+    return "\n".join(rules)

@@ -23,6 +23,16 @@ Node states:
     by a ``create_graph=True`` backward.
 Edge kinds: ``grad`` (the direction gradients flow), ``saved`` (an op and
 what it kept), ``cycle`` (a leaf whose ``.grad`` has a graph leading back to it).
+
+Gradients on the picture: with a recorded backward (``run=``), each ``grad``
+edge carries the gradient that flowed along it (``VizEdge.grad``) and each op
+node the gradient of the tensor it made (``VizNode.grad``), as micrograd
+draws them. A plain ``backward()`` keeps no gradients in flight (only the
+leaves' ``.grad``), so only a recording can show them.
+
+Names: a tensor is named after a variable that holds it. When several do,
+the one bound first wins (a loop variable bound later does not rename it),
+and a function's own variables win over the module's.
 """
 
 from collections import deque
@@ -62,6 +72,8 @@ class VizEdge:
     target: str
     kind: str = "grad"
     label: str = ""
+    slot: int = None  # which of the source node's next_functions this edge is
+    grad: str = None  # the gradient that flowed along it (a recorded backward)
 
 
 @dataclass
@@ -99,6 +111,15 @@ def _shape_text(shape):
     return str(tuple(int(s) for s in shape))
 
 
+def dtype_text(dtype):
+    """``float32`` for ``minigrad.float32`` and ``torch.float32`` alike: the picture names no library.
+
+    >>> dtype_text("minigrad.float32")
+    'float32'
+    """
+    return str(dtype).rsplit(".", 1)[-1]
+
+
 def names_of(names):
     """``{id(tensor): name}`` from a dict of tensors, an ``nn.Module``, or both in a list."""
     found = {}
@@ -119,21 +140,30 @@ def names_of(names):
 
 
 def names_from_frame(frame):
-    """Variable names a notebook (or function) gave its tensors, from a frame's variables."""
+    """Variable names a notebook (or function) gave its tensors, from a frame's variables.
+
+    When several variables hold one tensor, the one bound first wins: Python
+    keeps a namespace in the order names were first bound, so ``b`` keeps its
+    name after ``for leaf in (a, b): ...`` leaves ``leaf`` pointing at it. A
+    function's own variables win over the module's.
+    """
     found = {}
-    for scope in (frame.f_globals, frame.f_locals):
-        for name, value in scope.items():
+    scopes = [frame.f_globals] if frame.f_locals is frame.f_globals else [frame.f_globals, frame.f_locals]
+    for scope in scopes:
+        in_scope = {}
+        for name, value in list(scope.items()):
             if name.startswith("_"):
                 continue
             if isinstance(value, minigrad.Tensor):
-                found[id(value)] = name
+                in_scope.setdefault(id(value), name)
                 if value.grad_fn is not None:  # the op that made it gets its name too
-                    found.setdefault(id(value.grad_fn), name)
+                    in_scope.setdefault(id(value.grad_fn), name)
                 if value._grad is not None:  # draw(loss, x.grad) names that root "x.grad"
-                    found.setdefault(id(value._grad), f"{name}.grad")
+                    in_scope.setdefault(id(value._grad), f"{name}.grad")
             elif isinstance(value, minigrad.nn.Module):
                 for pname, p in value.named_parameters():
-                    found.setdefault(id(p), f"{name}.{pname}")
+                    in_scope.setdefault(id(p), f"{name}.{pname}")
+        found.update(in_scope)
     return found
 
 
@@ -182,24 +212,26 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
 
     # Walk the graph from the roots' grad_fns, breadth first with a queue, in
     # next_functions order: the same graph always gets the same ids.
+    # Items: (node, parent's box id, which of the parent's next_functions, or None for a root).
     queue = deque()
     for root in roots:
         if root.grad_fn is not None:
-            queue.append((root.grad_fn, ids[id(root)]))
+            queue.append((root.grad_fn, ids[id(root)], None))
     collapse = _scope_set(collapse)
     drawn = 0  # ops and leaves drawn so far, against max_nodes
     boxes = {}  # collapsed box name -> VizNode
     box_edges = set()  # (source, target) into or out of boxes, drawn once
     accumulators = {}  # leaf box id -> its AccumulateGrad, for the .grad cycle edges
 
-    def connect(source, target):
+    def connect(source, target, slot):
         if source == target:
             return  # inside one collapsed box
         if source in box_ids or target in box_ids:
             if (source, target) in box_edges:
                 return
             box_edges.add((source, target))
-        edges.append(VizEdge(source, target))
+            slot = None  # many edges drawn as one: no single gradient to show
+        edges.append(VizEdge(source, target, slot=slot))
 
     box_ids = set()
 
@@ -214,10 +246,10 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
         return node
 
     while queue:
-        fn, parent_id = queue.popleft()
+        fn, parent_id, slot = queue.popleft()
         is_leaf = isinstance(fn, AccumulateGrad)
         if id(fn) in ids:
-            connect(parent_id, ids[id(fn)])
+            connect(parent_id, ids[id(fn)], slot)
             continue
         keep_alive.append(fn)
         scope_name = scope_of(fn)
@@ -229,16 +261,16 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
             node = None
         if node is not None:  # collapsed: keep walking to count what lies below
             ids[id(fn)] = node.id
-            connect(parent_id, node.id)
-            for child, _ in fn.next_functions:
+            connect(parent_id, node.id, slot)
+            for child_slot, (child, _) in enumerate(fn.next_functions):
                 if child is not None:
-                    queue.append((child, node.id))
+                    queue.append((child, node.id, child_slot))
             continue
         drawn += 1
         if is_leaf:
             node = _leaf_node(fn, add, names, values, grads, run)
             accumulators[node.id] = fn
-            connect(parent_id, node.id)
+            connect(parent_id, node.id, slot)
             continue
         node = add(fn, kind="op", label=fn.name(), scope=scope_name, name=names.get(id(fn)))
         node.detail["sequence_nr"] = fn._sequence_nr
@@ -251,12 +283,12 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
                 node.state = "pruned"
             elif fn not in reached and run.steps:
                 node.state = "skipped"
-        connect(parent_id, node.id)
+        connect(parent_id, node.id, slot)
         if saved:
             _add_saved(fn, node, nodes, edges, names, values)
-        for child, _ in fn.next_functions:
+        for child_slot, (child, _) in enumerate(fn.next_functions):
             if child is not None:
-                queue.append((child, node.id))
+                queue.append((child, node.id, child_slot))
 
     # A leaf whose .grad was recorded (create_graph=True) points back into a graph
     # that ends at the leaf itself: PyTorch's reference cycle, drawn as an edge.
@@ -264,6 +296,8 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
         grad = fn.variable._grad
         if grad is not None and grad.grad_fn is not None and id(grad.grad_fn) in ids:
             edges.append(VizEdge(leaf_id, ids[id(grad.grad_fn)], kind="cycle", label=".grad"))
+    if run is not None and grads:
+        _add_recorded_grads(run, roots, nodes, edges, ids)
     data = GraphData(nodes, edges)
     data.ids = {key: value for key, value in ids.items()}
     if run is not None and run.error is not None:
@@ -316,8 +350,48 @@ def _reachable(start):
     return seen
 
 
+def _add_recorded_grads(run, roots, nodes, edges, ids):
+    """Gradients a recorded backward sent: on each ``grad`` edge, and on each op it ran.
+
+    An edge from op P (slot i) carried P's ``grad_inputs[i]``; an op node shows
+    its ``grad_outputs`` (the gradient of the tensor it made); the edge from an
+    output into its ``grad_fn`` carried that tensor's share of them.
+    """
+    step_at = {}  # box id -> the recorded step of its node (a node's last run wins)
+    for step in run.steps:
+        if id(step.node) in ids:
+            step_at[ids[id(step.node)]] = step
+    by_id = {node.id: node for node in nodes}
+    for box_id, step in step_at.items():
+        if by_id[box_id].kind == "op" and step.executed:
+            by_id[box_id].grad = format_grads(step.grad_outputs)
+    outputs = {ids[id(root)]: root for root in roots}
+    for edge in edges:
+        if edge.kind != "grad":
+            continue
+        if edge.source in outputs:
+            root = outputs[edge.source]
+            step = step_at.get(ids.get(id(root.grad_fn)))
+            if step is not None and root.output_nr < len(step.grad_outputs):
+                edge.grad = format_grads([step.grad_outputs[root.output_nr]])
+        elif edge.slot is not None:
+            step = step_at.get(edge.source)
+            if step is not None and step.executed and edge.slot < len(step.grad_inputs):
+                edge.grad = format_grads([step.grad_inputs[edge.slot]])
+
+
+def format_grads(grads):
+    """One gradient as ``format_array`` text, several as ``[0] ...; [1] ...``; None as "None".
+
+    >>> format_grads([None])
+    'None'
+    """
+    texts = ["None" if g is None else format_array(g._data) for g in grads]
+    return texts[0] if len(texts) == 1 else "; ".join(f"[{i}] {t}" for i, t in enumerate(texts))
+
+
 def _tensor_fields(t, values, grads):
-    fields = {"shape": _shape_text(t.shape), "dtype": str(t.dtype), "version": str(t._version)}
+    fields = {"shape": _shape_text(t.shape), "dtype": dtype_text(t.dtype), "version": str(t._version)}
     if values:
         fields["value"] = format_array(t._data)
     if grads and t._grad is not None:

@@ -3,10 +3,16 @@
 ``Stepper(loss)`` runs ``minigrad.engine.iter_backward`` (the generator that
 ``loss.backward()`` itself consumes, not a copy of its loop) and keeps every
 ``BackwardStep`` it yields. Each step becomes a *frame*: a picture of the graph
-with the node being run highlighted, and a text panel with the gradients that
-came in and went out, the dependency counts still pending, the ``.grad``
+with the node being run highlighted and the gradients that have flowed so far
+written on the edges and boxes, and a text panel with the gradients that came
+in and went out, the dependency counts still pending, the ``.grad``
 accumulations (before and after) and what a ``retain_graph=False`` backward
 would have freed so far.
+
+The cost grows with the graph, not with graph x steps: a graph over
+``max_nodes`` collapses as ``viz.draw`` does, the graph is laid out once
+(``viz.layout``: a frame only changes classes and texts of that one SVG), and
+frames are built when looked at.
 
 Your tensors are not changed. The stepper asks the engine to
 
@@ -24,8 +30,8 @@ Two ways to look at the frames:
 
 * ``stepper.widget()`` (also what a notebook cell shows): an ipywidgets player
   and slider; it needs a running kernel.
-* ``stepper.to_html()``: pre-rendered frames with a slider in plain JavaScript,
-  for the static book (``IPython.display.HTML(stepper.to_html())``) or a file
+* ``stepper.to_html()``: the one picture, each box's changes and the panel texts,
+  with a slider in plain JavaScript, for the static book (``IPython.display.HTML(stepper.to_html())``) or a file
   (``stepper.save_html(path)``).
 
 >>> import minigrad
@@ -43,13 +49,16 @@ x.grad: before None -> after [2, 4]
 None
 """
 
+import bisect
 import dataclasses
 import hashlib
 import html
 import itertools
+import json
 import re
 import sys
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
 
 import minigrad
@@ -57,14 +66,21 @@ from minigrad import messages
 from minigrad.autograd import _check_roots, _make_grads
 from minigrad.engine import iter_backward
 from minigrad.function import AccumulateGrad
+from minigrad.tensor import _retaining  # NB: private; the engine has no "write no .grad at all" switch
 
-from .graph import GraphData, format_array, names_from_frame, names_of, trace
+from .graph import GraphData, format_array, format_grads, names_from_frame, names_of, trace
 
 __all__ = ["Stepper", "Accumulation"]
 
 # Ids of HTML exports made in this process: two exports of the same graph on one
 # page must not share element ids, and a fresh kernel numbers them the same way.
 _export_counter = itertools.count(1)
+
+# The text panel lists at most this many nodes per section, then says how many more:
+# a 2,000-node graph must not print 2,000 lines at each of its 2,000 steps.
+PANEL_LINES = 12
+
+NOT_YET = "not yet"  # a gradient that has not arrived (takes the line the gradient will take)
 
 
 @dataclasses.dataclass
@@ -89,6 +105,25 @@ class Accumulation:
         return f"{self.label}.grad: before {before} -> after {format_array(self.after)}"
 
 
+class _PerFrame(Sequence):
+    """A list of per-frame values made when asked for (frames of a big graph are never all built)."""
+
+    def __init__(self, length, make):
+        self._length, self._make = length, make
+
+    def __len__(self):
+        return self._length
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(self._length))]
+        if k < 0:
+            k += self._length
+        if not 0 <= k < self._length:
+            raise IndexError(k)
+        return self._make(k)
+
+
 class Stepper:
     """Every step of ``root.backward(gradient)``, as frames to play through.
 
@@ -104,15 +139,22 @@ class Stepper:
         names: names for tensors (a dict, an ``nn.Module``, or a list of both);
             by default the caller's variable names are used.
         values: show tensor values in the boxes of the picture.
+        grads: write the gradients on the picture: on each edge the gradient
+            it carried, on each op the gradient of the tensor it made.
+        max_nodes: draw at most this many ops and leaves; the rest become one
+            box that lights up while any node inside it runs.
+        collapse: ``viz.scope`` names to draw as one box each (as ``viz.draw``).
+        timeout: seconds the one layout may take (see ``viz.render``).
 
     Attributes:
         steps: the ``BackwardStep`` records the engine yielded, in order.
         pending: per frame, ``{node: edges still to arrive}`` (frame 0: before
-            any node ran, frame k: after step k).
+            any node ran, frame k: after step k); built when read.
         accumulations: per step, the ``Accumulation`` records made there.
         freed: per frame, ``[(node, names of saved tensors)]`` a
             ``retain_graph=False`` backward would have freed by then.
-        frames: per frame, the ``GraphData`` picture (``len(steps) + 1`` frames).
+        frames: per frame, the ``GraphData`` picture (``len(steps) + 1``
+            frames); built when read.
         texts: per frame, the text panel.
 
     Raises:
@@ -120,28 +162,38 @@ class Stepper:
             graph, a tensor changed in place, a wrong-shaped gradient).
     """
 
-    def __init__(self, root, gradient=None, retain_graph=False, inputs=None, names=None, values=True):
+    def __init__(self, root, gradient=None, retain_graph=False, inputs=None, names=None, values=True,
+                 grads=True, max_nodes=500, collapse=None, timeout=None):
         found = names_from_frame(sys._getframe(1))
         found.update(names_of(names))
         self.root = root
         self._names = found
         self.retain_graph = retain_graph
+        self.timeout = timeout
         self._root_grads = _make_grads([root], [gradient])
         _check_roots([root])
         self._inputs = _inputs_of(root, inputs)
-        self.steps, self.pending, retained = _run_engine(root, self._root_grads, self._inputs)
+        self.steps, first_pending, self._pending_changes, retained = _run_engine(
+            root, self._root_grads, self._inputs)
+        self._first_pending = first_pending
 
-        # The picture every frame starts from; max_nodes=inf: each node needs a box to light up.
-        self._base = trace(root, names=found, values=values, grads=True, saved=True, max_nodes=float("inf"))
+        # The picture every frame starts from, collapsed past max_nodes like viz.draw's.
+        self._base = trace(root, names=found, values=values, grads=True, saved=True, max_nodes=max_nodes,
+                           collapse=collapse)
+        self._boxes = {node.id: node for node in self._base.nodes}
         self._ids = _viz_ids(root, self._base)
         self._step_of = {step.node: k for k, step in enumerate(self.steps)}
         self._label = {fn: self._describe(fn) for fn in self._ids}
 
         self.accumulations = [self._accumulations(step, retained) for step in self.steps]
-        self.freed = self._freed_per_frame()
-        self.frames = [self._frame(k) for k in range(len(self.steps) + 1)]
-        self.texts = [self._text(k) for k in range(len(self.steps) + 1)]
-        self._svgs = None
+        self._freed_at = self._freeing()  # [(frame, node, names)], frames increasing
+        frames = len(self.steps) + 1
+        self.pending = _PerFrame(frames, self._pending_at)
+        self.freed = _PerFrame(frames, self._freed_until)
+        self._changes, self._edge_changes = self._timeline(grads)
+        self.frames = _PerFrame(frames, self._frame)
+        self.texts = self._texts()
+        self._layout = None
 
     def __len__(self):
         return len(self.steps)
@@ -152,10 +204,12 @@ class Stepper:
     # --- what each step did ------------------------------------------------------
     def _describe(self, fn):
         """A node's name in the text: its box's first line, and what it makes."""
-        viz_node = self._base.node(self._ids[fn])
+        box = self._boxes[self._ids[fn]]
+        if box.kind == "collapsed":
+            return f"{fn.name()} (in the box {box.scope or 'of nodes not drawn'})"
         if isinstance(fn, AccumulateGrad):
-            return f"AccumulateGrad ({viz_node.label})"
-        return viz_node.label + (f" (makes {viz_node.name})" if viz_node.name else "")
+            return f"AccumulateGrad ({box.label})"
+        return box.label + (f" (makes {box.name})" if box.name else "")
 
     def _name(self, fn, step=True):
         """How the text panel names a node, with ``[step k]`` to find it in the picture."""
@@ -184,65 +238,167 @@ class Stepper:
             return "leaf"
         return f"({tensor.grad_fn.name()}'s output)"
 
-    def _freed_per_frame(self):
-        freed, so_far = [[]], []
-        for step in self.steps:
-            if not self.retain_graph and step.executed:
-                names = _would_release(step.node)
-                if names:
-                    so_far = so_far + [(step.node, names)]
-            freed.append(so_far)
-        return freed
+    def _freeing(self):
+        """``[(frame, node, names)]``: what a ``retain_graph=False`` backward frees, and when."""
+        if self.retain_graph:
+            return []
+        found = []
+        for k, step in enumerate(self.steps, start=1):
+            names = _would_release(step.node) if step.executed else ()
+            if names:
+                found.append((k, step.node, names))
+        return found
 
-    # --- frames ------------------------------------------------------------------
-    def _frame(self, k):
-        """The picture after ``k`` steps (frame 0: before backward)."""
-        nodes = {n.id: dataclasses.replace(n) for n in self._base.nodes}
+    def _freed_until(self, k):
+        count = bisect.bisect_right([frame for frame, _, _ in self._freed_at], k)
+        return [(fn, names) for _, fn, names in self._freed_at[:count]]
+
+    def _pending_at(self, k):
+        counts = dict(self._first_pending)
+        for changes in self._pending_changes[:k]:
+            counts.update(changes)
+        return counts
+
+    # --- the timeline: each box's look, and when it changes ------------------------
+    def _timeline(self, grads):
+        """``({box id: [(frame, VizNode)]}, {edge index: [(frame, gradient text)]})``.
+
+        A box changes a few times (waiting, running, ran; kept, freed), so the
+        whole timeline is as big as the graph: frames and the kernel-free page
+        are built from it instead of from a copy of the graph per step.
+        """
+        changes = {}
+        members = {}
+        for fn, box_id in self._ids.items():
+            members.setdefault(box_id, []).append(fn)
+        for box_id, fns in members.items():
+            box = self._boxes[box_id]
+            if box.kind == "collapsed":
+                changes[box_id] = self._collapsed_changes(box, fns)
+            elif isinstance(fns[0], AccumulateGrad):
+                changes[box_id] = self._leaf_changes(box, fns[0])
+            else:
+                changes[box_id] = self._op_changes(box, fns[0], grads)
+        changes.update(self._saved_changes())
+        return changes, (self._edge_timeline() if grads else {})
+
+    def _op_changes(self, box, fn, grads):
+        step = self._step_of.get(fn)
+        if step is None:
+            return [(0, dataclasses.replace(box, state="skipped"))]  # outside inputs=: never reached
+        record = self.steps[step]
+        box = dataclasses.replace(box, label=f"{box.label}\nstep {step + 1}", grad=NOT_YET if grads else None)
+        arrived = format_grads(record.grad_outputs) if grads else None
+        after = "pruned" if record.captured and not record.executed else "done"  # reached for inputs= only
+        timeline = [(0, dataclasses.replace(box, state="waiting")),
+                    (step + 1, dataclasses.replace(box, state="running", grad=arrived))]
+        if step + 2 <= len(self.steps):
+            timeline.append((step + 2, dataclasses.replace(box, state=after, grad=arrived)))
+        return timeline
+
+    def _leaf_changes(self, box, fn):
+        step = self._step_of.get(fn)
+        before = "None" if fn.variable._grad is None else format_array(fn.variable._grad._data)
+        if step is None:
+            return [(0, dataclasses.replace(box, state="skipped", grad=before))]
+        after = before
+        for record in self.accumulations[step]:
+            if record.tensor is fn.variable:
+                after = format_array(record.after)
+        box = dataclasses.replace(box, label=f"{box.label}\nstep {step + 1}")
+        timeline = [(0, dataclasses.replace(box, grad=before, state="accumulated" if before != "None" else "")),
+                    (step + 1, dataclasses.replace(box, grad=after, state="running"))]
+        if step + 2 <= len(self.steps):
+            timeline.append((step + 2, dataclasses.replace(box, grad=after,
+                                                           state="accumulated" if after != "None" else "")))
+        return timeline
+
+    def _collapsed_changes(self, box, fns):
+        """A box of many nodes: running while one of them runs, done when all have."""
+        steps = sorted(self._step_of[fn] for fn in fns if fn in self._step_of)
+        if not steps:
+            return [(0, dataclasses.replace(box, state="skipped"))]
+        box = dataclasses.replace(box, label=f"{box.label}\nsteps {steps[0] + 1} to {steps[-1] + 1}")
+        timeline = [(0, dataclasses.replace(box, state="waiting"))]
+        for k in steps:
+            timeline.append((k + 1, dataclasses.replace(box, state="running")))
+            if k + 2 <= len(self.steps):
+                state = "done" if k == steps[-1] else "waiting"
+                timeline.append((k + 2, dataclasses.replace(box, state=state)))
+        merged = {}
+        for frame, node in timeline:  # consecutive steps inside one box: the later change wins
+            merged[frame] = node
+        return sorted(merged.items(), key=lambda item: item[0])
+
+    def _saved_changes(self):
+        """Saved tensors: kept until their node runs, then (retain_graph=False) freed."""
         saved_of = {}
         for edge in self._base.edges:
             if edge.kind == "saved":
                 saved_of.setdefault(edge.target, []).append(edge.source)
-        leaf_grads = {}
-        for index, records in enumerate(self.accumulations):
-            for record in records:
-                leaf_grads[id(record.tensor)] = record.after if index < k else record.before
-        for fn, viz_id in self._ids.items():
-            node = nodes[viz_id]
+        freed_frame = {}
+        for frame, fn, _ in self._freed_at:
+            for saved_id in saved_of.get(self._ids.get(fn), ()):
+                freed_frame[saved_id] = frame
+        changes = {}
+        for node in self._base.nodes:
+            if node.kind != "saved" or node.state != "saved":
+                continue
+            # "kept" takes the line "freed" will take: the text stays put from frame to frame.
+            kept = dataclasses.replace(node)
+            if kept.value is not None:
+                kept.value += "\nkept"
+            elif kept.shape is not None:
+                kept.shape += "\nkept"
+            changes[node.id] = [(0, kept)]
+            if node.id in freed_frame:
+                changes[node.id].append((freed_frame[node.id], dataclasses.replace(node, state="freed")))
+        return changes
+
+    def _edge_timeline(self):
+        """On each gradient edge, the gradient it carried, from the frame it was sent."""
+        sender = {box_id: fn for fn, box_id in self._ids.items()
+                  if self._boxes[box_id].kind == "op"}
+        timeline = {}
+        for index, edge in enumerate(self._base.edges):
+            if edge.kind != "grad":
+                continue
+            if self._boxes[edge.source].kind == "output":
+                timeline[index] = [(0, format_grads(self._root_grads))]  # backward's `gradient`
+                continue
+            fn = sender.get(edge.source)
             step = self._step_of.get(fn)
-            is_leaf = isinstance(fn, AccumulateGrad)
-            if is_leaf and id(fn.variable) in leaf_grads:
-                grad = leaf_grads[id(fn.variable)]
-                node.grad = "None" if grad is None else format_array(grad)
-            elif is_leaf:
-                node.grad = "None" if fn.variable._grad is None else node.grad
-            if step is None:
-                node.state = "skipped"  # outside inputs=: backward never reaches it
-            elif step == k - 1:
-                node.state = "running"
-            elif is_leaf:
-                node.state = "accumulated" if node.grad != "None" else ""
-            elif step < k - 1:
-                # Reached only to take an inputs= gradient: drawn as backward(inputs=) leaves it.
-                node.state = "pruned" if self.steps[step].captured and not self.steps[step].executed else "done"
-            else:
-                node.state = ""
-            node.label = f"{node.label}\nstep {step + 1}" if step is not None else node.label
-        freed_ids = {saved_id for fn, _ in self.freed[k] for saved_id in saved_of.get(self._ids.get(fn), ())}
-        for node in nodes.values():
-            if node.id in freed_ids:
-                node.state = "freed"
-            elif node.kind == "saved" and node.state == "saved":
-                # "kept" takes the line "freed" will take: the layout stays put from frame to frame.
-                if node.value is not None:
-                    node.value += "\nkept"
-                elif node.shape is not None:
-                    node.shape += "\nkept"
+            if edge.slot is None or step is None or not self.steps[step].executed:
+                continue
+            grad_inputs = self.steps[step].grad_inputs
+            if edge.slot < len(grad_inputs):
+                timeline[index] = [(0, ""), (step + 1, format_grads([grad_inputs[edge.slot]]))]
+        return timeline
+
+    # --- frames ------------------------------------------------------------------
+    def _frame(self, k):
+        """The picture after ``k`` steps (frame 0: before backward)."""
+        nodes = [_at(self._changes[node.id], k) if node.id in self._changes else node
+                 for node in self._base.nodes]
+        edges = list(self._base.edges)
+        for index, timeline in self._edge_changes.items():
+            edges[index] = dataclasses.replace(edges[index], grad=_at(timeline, k) or None)
         title = "before backward"
         if k > 0:
             title = f"step {k} of {len(self.steps)}: {self._name(self.steps[k - 1].node, step=False)}"
-        return GraphData(list(nodes.values()), self._base.edges, title=title)
+        return GraphData(nodes, edges, title=title)
 
-    def _text(self, k):
+    def _texts(self):
+        """Every frame's text panel, made in one pass over the dependency counts."""
+        counts = dict(self._first_pending)
+        texts = [self._text(0, counts, {})]
+        for k, changes in enumerate(self._pending_changes, start=1):
+            before = {fn: counts[fn] for fn in changes if fn in counts}
+            counts.update(changes)
+            texts.append(self._text(k, counts, before))
+        return texts
+
+    def _text(self, k, counts, before):
         """The text panel of frame ``k``, in fixed number formats."""
         lines = []
         total = len(self.steps)
@@ -260,7 +416,7 @@ class Stepper:
                 lines.append("accumulates into .grad:")
                 lines.extend(f"  {record}" for record in records)
         lines.append("")
-        lines.extend(self._pending_lines(k))
+        lines.extend(self._pending_lines(k, counts, before))
         lines.append("")
         lines.extend(self._freed_lines(k))
         return "\n".join(lines)
@@ -289,51 +445,102 @@ class Stepper:
                 lines.append(f"  -> {self._name(child)}: {_format(grad)}")
         return lines
 
-    def _pending_lines(self, k):
-        """Dependency counts of the nodes still to run, with what this step changed."""
-        now = self.pending[k]
-        before = self.pending[k - 1] if k > 0 else {}
-        waiting = sorted((fn for fn in now if self._step_of.get(fn, -1) >= k), key=self._step_of.get)
+    def _pending_lines(self, k, now, before):
+        """Dependency counts of the nodes still to run, with what this step changed.
+
+        Past ``PANEL_LINES`` nodes, only those this step changed and the next
+        few to run are listed, and the rest counted.
+        """
+        waiting = [step.node for step in self.steps[k:k + PANEL_LINES + 1] if step.node in now]
         if not waiting:
             return ["dependencies: every node has run"]
+        left = sum(1 for step in self.steps[k:] if step.node in now) if len(waiting) > PANEL_LINES else len(waiting)
+        if left > PANEL_LINES:
+            changed = [fn for fn in before if self._step_of.get(fn, -1) >= k and fn not in waiting]
+            waiting = sorted(changed, key=self._step_of.get) + waiting[:PANEL_LINES // 2]
         lines = ["dependencies (gradient edges still to arrive):"]
         for fn in waiting:
             count = f"{before[fn]} -> {now[fn]}" if fn in before and before[fn] != now[fn] else f"{now[fn]}"
             ready = " (ready)" if now[fn] == 0 else ""
             lines.append(f"  {self._name(fn)}: {count}{ready}")
+        if left > len(waiting):
+            lines.append(f"  ... and {left - len(waiting)} more nodes waiting")
         return lines
 
     def _freed_lines(self, k):
         if self.retain_graph:
             return ["freed: nothing (retain_graph=True keeps the saved tensors)"]
-        if not self.freed[k]:
+        freed = self._freed_until(k)
+        if not freed:
             return ["freed so far: nothing yet"]
         lines = ["freed so far by retain_graph=False (only shown: your graph keeps them):"]
-        for fn, names in self.freed[k]:
+        if len(freed) > PANEL_LINES:
+            lines.append(f"  ... {len(freed) - PANEL_LINES} earlier nodes")
+            freed = freed[-PANEL_LINES:]
+        for fn, names in freed:
             lines.append(f"  {self._name(fn)}: " + ", ".join(f"_saved_{n}" for n in names))
         return lines
 
     # --- pictures ----------------------------------------------------------------
+    def _legend_data(self):
+        """Every look any frame uses, so the one legend never misses a state."""
+        nodes = list(self._base.nodes) + [node for timeline in self._changes.values() for _, node in timeline]
+        return GraphData(nodes, self._base.edges)
+
     def dot(self, k):
-        """DOT source of frame ``k``, with one legend for all frames (so it never jumps)."""
+        """DOT source of frame ``k`` laid out on its own, with the legend all frames share."""
         from .dot import to_dot
 
-        every_frame = GraphData([n for f in self.frames for n in f.nodes], self._base.edges)
-        return to_dot(self.frames[k], legend=every_frame)
+        return to_dot(self.frames[k], legend=self._legend_data())
 
     def picture(self, k):
         """Frame ``k`` as a ``viz.render.Picture`` (shows in a notebook, saves to .png/.svg)."""
         from .render import Picture
 
-        return Picture(self.dot(k), f"<minigrad backward stepper: frame {k} of {len(self.steps)}>")
+        return Picture(self.dot(k), f"<minigrad backward stepper: frame {k} of {len(self.steps)}>",
+                       timeout=self.timeout)
 
-    def svgs(self):
-        """Every frame as SVG text, rendered once (sliding then costs nothing)."""
-        if self._svgs is None:
+    def layout_dot(self):
+        """DOT source of the one layout: each box with its widest text, edges with their gradients."""
+        from .dot import node_label, to_dot
+
+        widest = []
+        for node in self._base.nodes:
+            variants = [variant for _, variant in self._changes.get(node.id, [])] or [node]
+            widest.append(max(variants, key=lambda v: max(len(line) for line in node_label(v).split("\n"))))
+        edges = list(self._base.edges)
+        for index, timeline in self._edge_changes.items():
+            edges[index] = dataclasses.replace(edges[index], grad=max((t for _, t in timeline), key=len) or None)
+        return to_dot(GraphData(widest, edges), legend=self._legend_data(), ids=True)
+
+    def layout(self):
+        """The one laid-out picture every frame restyles (``viz.layout.Layout``), made once."""
+        if self._layout is None:
+            from .dot import state_css
+            from .layout import Layout
             from .render import render_svg
 
-            self._svgs = [render_svg(self.dot(k)) for k in range(len(self.frames))]
-        return self._svgs
+            svg = render_svg(self.layout_dot(), self.timeout)
+            svg = svg.replace("<svg ", '<svg class="mg-steps" ', 1)
+            start = svg.index(">", svg.index("<svg ")) + 1
+            svg = svg[:start] + f"\n<style>{state_css('svg.mg-steps')}</style>" + svg[start:]
+            self._layout = Layout(svg)
+        return self._layout
+
+    def _looks(self, k):
+        """``(nodes, edges)`` for ``Layout.fill``: each changing box's classes and lines, each edge's text."""
+        from .dot import node_label
+
+        nodes = {}
+        for box_id, timeline in self._changes.items():
+            node = _at(timeline, k)
+            nodes[box_id] = (f"{node.kind} {node.state}".strip(), node_label(node).split("\n"))
+        edges = {f"e{index}": _at(timeline, k) for index, timeline in self._edge_changes.items()}
+        return nodes, edges
+
+    def svg(self, k):
+        """Frame ``k`` as SVG text: the one layout, restyled (no new layout)."""
+        return self.layout().fill(*self._looks(k))
 
     def widget(self):
         """An ipywidgets player: Play and a slider over the frames, the picture and the text.
@@ -345,16 +552,16 @@ class Stepper:
         """
         import ipywidgets as widgets
 
-        svgs, last = self.svgs(), len(self.frames) - 1
+        last = len(self.steps)
         play = widgets.Play(value=0, min=0, max=last, step=1, interval=1200, description="play")
         slider = widgets.IntSlider(value=0, min=0, max=last, step=1, description="step")
         widgets.jslink((play, "value"), (slider, "value"))  # in the browser: works while idle
-        # Side by side, the picture gets the larger share; each shrinks rather than overflows.
-        picture = widgets.HTML(value=_inline(svgs[0]), layout=widgets.Layout(flex="3 1 0%", min_width="0"))
+        # Side by side, the picture gets the larger share; it scrolls rather than shrinks past legibility.
+        picture = widgets.HTML(value=_scroller(self.svg(0)), layout=widgets.Layout(flex="3 1 0%", min_width="0"))
         text = widgets.HTML(value=_pre(self.texts[0]), layout=widgets.Layout(flex="2 1 0%", min_width="0"))
 
         def show(change):
-            picture.value = _inline(svgs[change["new"]])
+            picture.value = _scroller(self.svg(change["new"]))
             text.value = _pre(self.texts[change["new"]])
 
         slider.observe(show, names="value")
@@ -362,44 +569,61 @@ class Stepper:
 
     def _repr_mimebundle_(self, include=None, exclude=None):
         """The widget in Jupyter, with a stable ``text/plain``."""
-        bundle = self.widget()._repr_mimebundle_(include=include, exclude=exclude) or {}
+        from .render import RenderTimeout
+
+        try:
+            bundle = self.widget()._repr_mimebundle_(include=include, exclude=exclude) or {}
+        except RenderTimeout as error:  # a reason to read beats a traceback; the kernel is free again
+            return {"text/plain": f"{self!r}\n{error}"}
         bundle["text/plain"] = repr(self)
         return bundle
 
     # --- the static form ---------------------------------------------------------
-    def to_html(self):
-        """A self-contained HTML fragment: every frame pre-rendered, a slider and buttons.
+    def timeline(self):
+        """What the kernel-free page replays: each changing box's and edge's looks, and the texts.
 
-        It needs no kernel and no external script: the frames are inline SVG in
-        hidden ``<div>``s and about twenty lines of plain JavaScript show one at
-        a time. Element ids come from the content and a counter, so a fresh
-        run numbers them the same way.
+        Returns:
+            dict: ``{"nodes": {id: [[frame, classes, lines]]}, "edges": {id: [[frame, text]]},
+            "texts": [...]}``; its size grows with the graph, not with graph x steps.
+        """
+        from .dot import node_label
+
+        nodes = {box_id: [[frame, f"{node.kind} {node.state}".strip(), node_label(node).split("\n")]
+                          for frame, node in timeline] for box_id, timeline in self._changes.items()}
+        edges = {f"e{index}": [[frame, text] for frame, text in timeline]
+                 for index, timeline in self._edge_changes.items()}
+        return {"nodes": nodes, "edges": edges, "texts": self.texts}
+
+    def to_html(self):
+        """A self-contained HTML fragment: the one picture, a slider and buttons, no kernel needed.
+
+        The picture is laid out once; about forty lines of plain JavaScript
+        switch each box's class and texts from ``timeline()``. Element ids come
+        from the content and a counter, so a fresh run numbers them the same way.
 
         Returns:
             str
         """
-        svgs = self.svgs()
-        # From the DOT sources, not the SVG: the same on every machine and Graphviz version.
-        sources = [self.dot(k) for k in range(len(self.frames))]
-        digest = hashlib.sha1("\n".join(self.texts + sources).encode("utf-8")).hexdigest()[:10]
+        from .layout import PLAYER_SCRIPT
+
+        data = self.timeline()
+        encoded = json.dumps(data, separators=(",", ":"), sort_keys=True)
+        digest = hashlib.sha1((encoded + self.layout_dot()).encode("utf-8")).hexdigest()[:10]
         uid = f"minigrad-stepper-{digest}-{next(_export_counter)}"
-        last = len(self.frames) - 1
-        frames = []
-        for k, (svg, text) in enumerate(zip(svgs, self.texts)):
-            hidden = "" if k == 0 else ' style="display:none"'
-            picture = f'<div class="mg-picture" style="flex:3 1 560px;min-width:0">{_inline(svg, f"{uid}-{k}-")}</div>'
-            row = f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">{picture}{_pre(text)}</div>'
-            frames.append(f'<div class="mg-frame"{hidden}>{row}</div>')
+        last = len(self.steps)
         buttons = "".join(f'<button type="button" data-go="{go}" title="{tip}">{html.escape(face)}</button>'
                           for go, face, tip in (("first", "|<", "first"), ("prev", "<", "previous step"),
                                                 ("play", "play", "play / pause"), ("next", ">", "next step"),
                                                 ("last", ">|", "last")))
+        picture = _scroller(_inline(self.svg(0), f"{uid}-"))
+        row = (f'<div style="display:flex;flex-wrap:wrap;align-items:flex-start">'
+               f'<div class="mg-picture" style="flex:3 1 560px;min-width:0">{picture}</div>{_pre(self.texts[0])}</div>')
+        script = PLAYER_SCRIPT.replace("UID", uid).replace("TIMELINE", encoded.replace("</", "<\\/"))
         return (f'<div id="{uid}" class="minigrad-stepper" style="font-family:sans-serif">\n'
                 f'<div style="display:flex;gap:4px;align-items:center;margin-bottom:6px">{buttons}'
                 f'<input type="range" min="0" max="{last}" value="0" step="1" style="width:240px">'
-                f'<span class="mg-where">before backward</span></div>\n'
-                f'<div style="overflow:auto">\n' + "\n".join(frames) + "\n</div>\n</div>\n"
-                f"<script>\n{_SCRIPT.replace('UID', uid)}</script>\n")
+                f'<span class="mg-where">before backward</span></div>\n{row}\n</div>\n'
+                f"<script>\n{script}</script>\n")
 
     def save_html(self, path):
         """Write ``to_html()`` as a whole HTML page; returns the ``pathlib.Path`` written."""
@@ -409,34 +633,14 @@ class Stepper:
         return path
 
 
-# The whole player of the static form. Plain DOM calls only: it runs on the
-# book's pages and in a saved file alike.
-_SCRIPT = """(function () {
-  var root = document.getElementById("UID");
-  var frames = root.getElementsByClassName("mg-frame");
-  var range = root.querySelector("input[type=range]"), where = root.querySelector(".mg-where");
-  var play = root.querySelector("[data-go=play]"), timer = null, last = frames.length - 1;
-  function show(k) {
-    k = Math.max(0, Math.min(last, k));
-    for (var i = 0; i <= last; i++) frames[i].style.display = i === k ? "" : "none";
-    range.value = k;
-    where.textContent = k === 0 ? "before backward" : "step " + k + " of " + last;
-  }
-  function stop() { clearInterval(timer); timer = null; play.textContent = "play"; }
-  function go(k) { stop(); show(k); }
-  range.addEventListener("input", function () { go(+range.value); });
-  root.querySelector("[data-go=first]").onclick = function () { go(0); };
-  root.querySelector("[data-go=prev]").onclick = function () { go(+range.value - 1); };
-  root.querySelector("[data-go=next]").onclick = function () { go(+range.value + 1); };
-  root.querySelector("[data-go=last]").onclick = function () { go(last); };
-  play.onclick = function () {
-    if (timer) return stop();
-    if (+range.value >= last) show(0);
-    play.textContent = "pause";
-    timer = setInterval(function () { show(+range.value + 1); if (+range.value >= last) stop(); }, 1200);
-  };
-})();
-"""
+def _at(timeline, k):
+    """The value of a ``[(frame, value)]`` timeline at frame ``k`` (its first entry before that)."""
+    found = timeline[0][1]
+    for frame, value in timeline:
+        if frame > k:
+            break
+        found = value
+    return found
 
 
 def _inputs_of(root, inputs):
@@ -460,12 +664,14 @@ def _run_engine(root, root_grads, inputs):
     ``retain_graph=True`` keeps the saved tensors; ``accumulate_grad=False``
     with ``inputs`` captures gradients instead of writing ``.grad``. The
     engine writes a ``retain_grad()`` tensor's ``.grad`` regardless, so those
-    marks are lifted while it runs and put back after.
+    marks are lifted while it runs and put back after (on the nodes, and in the
+    list the engine uses to move a mark after an in-place op).
 
     Returns:
-        (steps, pending, retained): the steps; the dependency counts per frame
-        (frame 0 before any node ran); ``{(node, output_nr): tensor}`` of the
-        ``retain_grad()`` tensors.
+        (steps, first, changes, retained): the steps; the dependency counts
+        before any node ran; per step, the counts it changed (only the nodes
+        it sends to: copying every count at every step would cost graph x
+        steps); ``{(node, output_nr): tensor}`` of the ``retain_grad()`` tensors.
     """
     retained, hidden = {}, []
     for fn in _walk(root):
@@ -474,23 +680,31 @@ def _run_engine(root, root_grads, inputs):
             for output_nr, ref in fn._retain_grad.items():
                 if ref() is not None:
                     retained[(fn, output_nr)] = ref()
-    steps, pending = [], []
+    followed = {key: tensor for key, tensor in list(_retaining.items())
+                if any(tensor is t for t in retained.values())}
+    steps, changes, first = [], [], None
     try:
         for fn, _ in hidden:
             fn._retain_grad = None
+        for key in followed:
+            del _retaining[key]
         for step in iter_backward([root], root_grads, retain_graph=True, inputs=inputs, accumulate_grad=False):
+            if first is None:
+                first = dict(step.pending)  # the engine's dict is live: keep this moment's counts
             steps.append(step)
-            pending.append(dict(step.pending))  # the engine's dict is live: keep this moment's counts
+            # A step changes only the counts of the nodes it sends to.
+            changes.append({child: step.pending[child] for child, _ in step.node.next_functions
+                            if child in step.pending})
     finally:
         for fn, marks in hidden:
             fn._retain_grad = marks
+        _retaining.update(followed)
     # Counts before the first node ran: add back the edges it sent. It sends
     # on exactly the edges into nodes the engine counts, the keys of pending.
-    first = dict(pending[0])
     for child, _ in steps[0].node.next_functions:
         if child in first:
             first[child] += 1
-    return steps, [first] + pending, retained
+    return steps, first, changes, retained
 
 
 def _walk(root):
@@ -509,17 +723,8 @@ def _walk(root):
 
 
 def _viz_ids(root, data):
-    """``{engine node: VizNode id}`` for the picture ``trace(root)`` drew, matched by walk order."""
-    boxes = [n for n in data.nodes if n.kind in ("op", "leaf", "param")]
-    order = _walk(root)
-    ids = {}
-    for fn, box in zip(order, boxes):
-        is_leaf = isinstance(fn, AccumulateGrad)
-        if is_leaf != (box.kind != "op") or (not is_leaf and box.detail.get("sequence_nr") != fn._sequence_nr):
-            raise RuntimeError("viz.stepper: viz.graph.trace no longer walks the graph in the order _walk expects")
-        ids[fn] = box.id
-    if len(order) != len(boxes):
-        raise RuntimeError("viz.stepper: viz.graph.trace drew a different number of nodes than _walk found")
+    """``{engine node: VizNode id}`` for the picture ``trace(root)`` drew (many nodes may share a box)."""
+    ids = {fn: data.ids[id(fn)] for fn in _walk(root) if id(fn) in data.ids}
     if root.grad_fn is None:
         ids[root._gradient_edge()[0]] = data.nodes[0].id  # a leaf root: its box is the output's
     return ids
@@ -552,13 +757,17 @@ def _pre(text):
             f'line-height:1.35;margin:0 0 0 12px">{html.escape(text)}</pre>')
 
 
-_SVG_ID = re.compile(r'\bid="([^"]*)"')
-
-
 def _inline(svg, prefix=None):
     """SVG ready to sit inside an HTML page: no XML prolog; ids made unique with ``prefix``."""
     svg = svg[svg.index("<svg"):]
-    svg = svg.replace("<svg", '<svg style="max-width:100%;height:auto"', 1)  # shrink to the page, never grow
     if prefix:
         svg = _SVG_ID.sub(lambda m: f'id="{prefix}{m.group(1)}"', svg)
     return svg
+
+
+def _scroller(svg):
+    """The picture at its own size in a box that scrolls: a wide graph is never shrunk below legibility."""
+    return f'<div class="mg-scroll" style="overflow:auto;max-width:100%">{_inline(svg)}</div>'
+
+
+_SVG_ID = re.compile(r'\bid="([^"]*)"')

@@ -102,7 +102,7 @@ def graph_with_inputs():
     h = x * 2
     loss = (h * h).sum()
     with viz.record() as run:
-        loss.backward(inputs=[h])
+        minigrad.autograd.grad(loss, [h])  # backward(inputs=[h]) runs h.grad_fn (as PyTorch); grad() does not
     return viz.trace(loss, run=run)  # pruned
 
 
@@ -159,6 +159,8 @@ def test_each_edge_is_styled_by_its_kind(make):
         expected = dict(STYLE["edge:" + edge.kind][0])
         if edge.label:
             expected["label"] = edge.label
+        elif edge.grad is not None:  # a recorded backward: the gradient the edge carried
+            expected["label"] = edge.grad
         assert found == expected
 
 
@@ -175,7 +177,7 @@ def test_states_change_the_look_a_learner_is_told_about():
     [modified] = [a for a in nodes.values() if a["class"] == "saved modified"]
     assert modified["label"] == "_saved_self = a\n(2,)\nsaved at v0, now v1"
     [failed] = [a for a in nodes.values() if a["class"] == "op failed"]
-    assert failed["label"] == "SinBackward0"
+    assert failed["label"] == "SinBackward0\nfailed here"  # the state in words: it reads in greyscale too
     assert failed["color"] == modified["color"] == "#d62728"  # red: where it breaks, and why
 
 

@@ -186,7 +186,7 @@ def test_second_backward_marks_the_first_node_that_needs_saved_tensors():
     picture = viz.draw_backward(y)  # must not raise
     # SumBackward0 saved nothing, so it runs again; MulBackward0 needs x twice: it fails.
     assert failed(picture) == ["n2"]
-    assert labels(picture)["n2"] == "MulBackward0\nmakes z"
+    assert labels(picture)["n2"] == "MulBackward0\nmakes z\nfailed here"  # the state in words: greyscale too
     assert classes(picture)["n3"] == classes(picture)["n4"] == "saved freed"
     assert isinstance(picture.error, RuntimeError)
     first_line = str(picture.error).splitlines()[0]
@@ -213,7 +213,7 @@ def test_in_place_change_marks_the_node_whose_saved_tensor_changed():
     # s <- Sum <- Sin (saved a, now changed) <- Mul <- x. Sum runs, Sin fails.
     assert classes(picture) == {"n0": "output", "n1": "op", "n2": "op failed", "n3": "saved modified",
                                 "n4": "op skipped", "n5": "saved saved", "n6": "leaf skipped"}
-    assert labels(picture)["n2"] == "SinBackward0\nmakes b"
+    assert labels(picture)["n2"] == "SinBackward0\nmakes b\nfailed here"
     assert labels(picture)["n3"] == "_saved_self = a\n(2,)\nsaved at v0, now v1"
     first_line = str(picture.error).splitlines()[0]
     assert graph_label(picture) == f"RuntimeError: {first_line}"

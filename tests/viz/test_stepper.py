@@ -6,6 +6,7 @@ same way, or are counted by hand on graphs small enough to check on paper.
 """
 
 import doctest
+import json
 import os
 import re
 import shutil
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 import minigrad
+import viz.render
 import viz.stepper
 from minigrad import messages
 from minigrad.engine import iter_backward
@@ -295,34 +297,96 @@ needs_renderer = pytest.mark.skipif(
     reason="no Graphviz renderer (apt-get install graphviz)")
 
 
+def _count_layouts(monkeypatch):
+    """Counts the calls to viz.render.render_svg (each is one Graphviz layout)."""
+    calls = []
+    real = viz.render.render_svg
+    monkeypatch.setattr(viz.render, "render_svg", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
+    return calls
+
+
+def _running_ids(svg):
+    return re.findall(r'<g id="([^"]+)" class="node [a-z]+ running">', svg)
+
+
 @needs_renderer
-def test_each_frame_renders_with_its_running_node_styled():
+def test_every_frame_restyles_one_layout(monkeypatch):
+    layouts = _count_layouts(monkeypatch)
     loss, _ = square_sum()
     stepper = Stepper(loss)
-    svgs = stepper.svgs()
-    assert len(svgs) == len(stepper.frames)
-    assert 'class="node op running"' not in svgs[0]
-    assert 'class="node op running"' in svgs[1] and 'class="node leaf running"' in svgs[3]
-    assert stepper.svgs() is svgs  # rendered once
+    svgs = [stepper.svg(k) for k in range(len(stepper.frames))]
+    assert len(layouts) == 1  # one layout for the four frames
+    assert _running_ids(svgs[0]) == []
+    for k in range(1, 4):  # the running box is the one the frame's data says
+        (running,) = [n.id for n in stepper.frames[k].nodes if n.state == "running"]
+        assert _running_ids(svgs[k]) == [running]
+    assert 'class="node leaf running"' in svgs[3]
+    assert "<style>" in svgs[0] and "g.node.running" in svgs[0]  # the states' looks travel with the SVG
 
 
 @needs_renderer
-def test_html_export_is_self_contained_with_one_svg_per_frame(tmp_path):
+def test_gradients_appear_on_the_edges_once_sent():
+    loss, tensors = square_sum()
+    stepper = Stepper(loss, names=tensors)
+    svgs = [stepper.svg(k) for k in range(4)]
+    # By hand: loss -> Sum carries 1; Sum sends [1, 1] to Mul; Mul sends grad * x = [1, 2]
+    # along each of its two edges into x's AccumulateGrad.
+    assert [svg.count(">1</text>") for svg in svgs] == [1, 1, 1, 1]
+    assert [svg.count(">[1, 1]</text>") for svg in svgs] == [0, 1, 1, 1]
+    assert [svg.count(">[1, 2]</text>") for svg in svgs] == [0, 0, 2, 2]
+    # Each op shows the gradient of what it made, from the step it runs.
+    assert [svg.count(">grad [1, 1]</text>") for svg in svgs] == [0, 0, 1, 1]  # MulBackward0's
+    assert [svg.count(">grad not yet</text>") for svg in svgs] == [2, 1, 0, 0]
+    assert "grad None" in svgs[2] and ">grad [2, 4]</text>" in svgs[3]  # x.grad: before, then after
+
+
+@needs_renderer
+def test_html_export_is_self_contained_with_one_svg(tmp_path):
     loss, _ = diamond_with_retain_grad()
     stepper = Stepper(loss)
     page = stepper.to_html()
-    assert page.count("<svg") == len(stepper.steps) + 1
+    assert page.count("<svg") == 1
     assert "src=" not in page and "<link" not in page and "http://" not in page.replace(
         "http://www.w3.org/", "")
-    assert page.count('class="mg-frame" style="display:none"') == len(stepper.steps)
-    ids = re.findall(r'\bid="([^"]+)"', page)
-    assert len(ids) == len(set(ids))  # frames' SVG ids were made unique
+    ids = re.findall(r'\bid="([^"]+)"', page.split("<script>")[0])
+    assert len(ids) == len(set(ids))  # the SVG's ids were made unique
     assert re.findall(r'id="(minigrad-stepper-[^"]+)"', page)[0] != re.findall(
         r'id="(minigrad-stepper-[^"]+)"', stepper.to_html())[0]
     for text in stepper.texts:
-        assert text.split("\n")[0] in page
+        assert json.dumps(text.split("\n")[0])[1:-1] in page
     path = stepper.save_html(tmp_path / "stepper.html")
     assert path.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+
+
+def _chain(length):
+    y = x = minigrad.tensor([0.5, -1.0], requires_grad=True)
+    for _ in range(length):
+        y = y.tanh() * 0.9
+    return y.sum(), x
+
+
+@needs_renderer
+def test_html_export_grows_with_the_graph_not_with_graph_times_steps():
+    sizes = {}
+    for length in (40, 80):
+        loss, _ = _chain(length)
+        sizes[length] = len(Stepper(loss, values=False).to_html())
+    # Twice the graph has twice the steps: one SVG per frame would make the page 4x.
+    assert sizes[80] / sizes[40] < 2.6
+
+
+def test_a_big_graph_collapses_and_frames_are_built_when_read():
+    loss, _ = _chain(300)  # about 900 nodes to run
+    stepper = Stepper(loss, values=False, max_nodes=50)
+    frame = stepper.frames[len(stepper.steps) // 2]
+    (box,) = frame.by_kind("collapsed")
+    assert "more nodes not drawn" in box.label and len(frame.by_kind("op")) + len(frame.by_kind("leaf")) == 50
+    # The chain runs top down: the first 50 nodes drawn, then all the rest (x's AccumulateGrad last)
+    # inside the box, which lights up at its first node and stays lit to the end.
+    states = [stepper.frames[k].by_kind("collapsed")[0].state for k in range(len(stepper.frames))]
+    assert states[:51] == ["waiting"] * 51 and set(states[51:]) == {"running"}
+    # Every text panel stays short: lists are cut at PANEL_LINES and counted.
+    assert max(text.count("\n") for text in stepper.texts) < 3 * viz.stepper.PANEL_LINES + 20
 
 
 @needs_renderer
@@ -338,7 +402,10 @@ def test_html_export_steps_in_a_real_browser(tmp_path):
     path = stepper.save_html(tmp_path / "stepper.html")
     args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
-    visible = "() => [...document.querySelectorAll('.mg-frame')].map(f => f.style.display !== 'none')"
+    running = "() => [...document.querySelectorAll('g.node.running')].map(g => g.querySelector('text').textContent)"
+    panel = "() => document.querySelector('.mg-text').textContent"
+    fill = ("() => [...document.querySelectorAll('g.node.running')]"
+            ".map(g => getComputedStyle(g.querySelector('path,polygon')).fill)")
     with sync_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=chromium, args=args)
         try:
@@ -346,18 +413,17 @@ def test_html_export_steps_in_a_real_browser(tmp_path):
             errors = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(path.as_uri())
-            assert page.evaluate(visible) == [True, False, False, False]
+            assert page.evaluate(running) == [] and page.evaluate(panel) == stepper.texts[0]
             page.click("[data-go=next]")
             page.click("[data-go=next]")
-            assert page.evaluate(visible) == [False, False, True, False]
             assert page.inner_text(".mg-where") == "step 2 of 3"
+            assert page.evaluate(running) == ["MulBackward0"] and page.evaluate(panel) == stepper.texts[2]
+            assert page.evaluate(fill) == ["rgb(255, 176, 0)"]  # the running look (#ffb000) from the CSS
             page.click("[data-go=last]")
-            assert page.evaluate(visible) == [False, False, False, True]
-            shown = page.evaluate("() => [...document.querySelectorAll('.mg-frame')]"
-                                  ".filter(f => f.style.display !== 'none').map(f => f.innerText).join()")
-            assert "x.grad: before None -> after [2, 4]" in shown
+            assert page.evaluate(running) == ["x"]
+            assert "x.grad: before None -> after [2, 4]" in page.evaluate(panel)
             page.click("[data-go=first]")
-            assert page.evaluate(visible) == [True, False, False, False]
+            assert page.evaluate(running) == [] and page.evaluate(panel) == stepper.texts[0]
             assert errors == []
         finally:
             browser.close()
@@ -378,6 +444,7 @@ def test_widget_slider_spans_the_frames_and_shows_each():
     slider.value = 3
     assert "x.grad: before None -&gt; after [2, 4]" in text.value
     assert picture.value != stepper.widget().children[1].children[0].value  # frame 3, not frame 0
+    assert 'class="node leaf running"' in picture.value and "overflow:auto" in picture.value  # scrolls, never shrinks
     bundle = stepper._repr_mimebundle_()
     assert bundle["text/plain"] == "<minigrad backward stepper: 3 steps>"
     assert "application/vnd.jupyter.widget-view+json" in bundle
