@@ -74,6 +74,27 @@ class BackwardStep:
         return f"<BackwardStep {self.index}: {self.node.name()}>"
 
 
+class GraphTask:
+    """What one backward pass will run, for hooks that need to know (``register_multi_grad_hook``).
+
+    While a pass calls tensor hooks, ``grad_mode._state.graph_task`` is its GraphTask.
+    """
+
+    __slots__ = ("dependencies", "runs", "capture_nodes", "accumulate_grad", "__weakref__")
+
+    def __init__(self, dependencies, runs, capture_nodes, accumulate_grad):
+        self.dependencies, self.runs, self.capture_nodes = dependencies, runs, capture_nodes
+        self.accumulate_grad = accumulate_grad
+
+    def will_execute(self, node):
+        """Whether this pass runs ``node`` (PyTorch's ``_will_engine_execute_node``)."""
+        if self.runs is None:
+            return node in self.dependencies
+        if not self.accumulate_grad and isinstance(node, AccumulateGrad):
+            raise RuntimeError(messages.WILL_EXECUTE_LEAF_IN_GRAD)
+        return node in self.runs or node in self.capture_nodes
+
+
 def _plan(root_nodes, capture_nodes, execute_targets):
     """Count dependencies, and with ``inputs=`` find the nodes that must run.
 
@@ -246,6 +267,7 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
         capture_nodes = {node for node, _ in captures}
 
     pending, runs = _plan(root_nodes, capture_nodes, execute_targets)
+    task = GraphTask(pending, runs, capture_nodes, accumulate_grad)
     buffers = {}
     ready = []
     tiebreak = itertools.count()  # heap entries must never compare two nodes
@@ -281,7 +303,7 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
                 continue
             hooks = node._tensor_hooks(output_nr)
             if hooks:
-                grad = grads[output_nr] = _run_tensor_hooks(hooks, grad)
+                grad = grads[output_nr] = _run_tensor_hooks(hooks, grad, task)
             retained = node._retained_tensor(output_nr)
             if retained is not None:
                 accumulated.append(_accumulate(retained, grad, create_graph, record_values))
@@ -343,8 +365,9 @@ def _follow_in_place_changes():
         node._retain_grad[tensor.output_nr] = weakref.ref(tensor)
 
 
-def _run_tensor_hooks(hooks, grad):
+def _run_tensor_hooks(hooks, grad, task):
     """Call each ``tensor.register_hook`` hook in turn; one that returns a tensor replaces ``grad``."""
+    _state.graph_task = task
     for hook in tuple(hooks):
         new = hook(grad)
         if new is not None:

@@ -59,10 +59,14 @@ class SavedTensor:
     back at the node): unpacking rebuilds a Tensor whose ``grad_fn`` is the node.
     """
 
-    __slots__ = ("tensor", "data", "version_counter", "version", "is_output", "requires_grad")
+    __slots__ = ("tensor", "data", "version_counter", "version", "is_output", "requires_grad", "hooked")
 
     def __init__(self, tensor, is_output):
         self.is_output = is_output
+        self.hooked = None
+        if _state.saved_tensors_hooks:
+            self._pack(tensor, *_state.saved_tensors_hooks[-1])
+            return
         if is_output:
             # Kept as its array, so it needs the shared counter object to see later changes.
             self.tensor, self.data = None, tensor._data
@@ -74,7 +78,38 @@ class SavedTensor:
             self.tensor, self.data, self.version_counter = tensor, None, None
             self.version = tensor._version
 
+    def _pack(self, tensor, pack_hook, unpack_hook):
+        """Inside ``saved_tensors_hooks``: keep ``pack_hook(tensor)`` instead of the tensor.
+
+        What unpacking must restore is kept too: the tensor's place in the graph, as
+        PyTorch's SavedVariable does. As in PyTorch, the version is not checked then: what
+        the hooks keep is theirs to keep right.
+        """
+        self.tensor = self.data = self.version_counter = None
+        self.requires_grad = tensor._requires_grad
+        place = None if self.is_output else (tensor._grad_fn, tensor.output_nr,
+                                             tensor._grad_accumulator() if tensor.is_leaf and tensor._requires_grad
+                                             else None)
+        self.hooked = (pack_hook(tensor), unpack_hook, place)
+
+    def _unpack_hooked(self, node):
+        packed, unpack_hook, place = self.hooked
+        value = unpack_hook(packed)
+        if not isinstance(value, _tensor.Tensor):
+            raise TypeError(messages.UNPACK_HOOK_NOT_TENSOR.format(type=type(value).__name__))
+        t = _tensor.Tensor._wrap(value._data)  # a new tensor, in the original's place in the graph
+        t._requires_grad = self.requires_grad
+        if self.is_output:
+            t._grad_fn = node if self.requires_grad else None
+        else:
+            t._grad_fn, t.output_nr, accumulator = place
+            if accumulator is not None:
+                t._accumulator_ref = weakref.ref(accumulator)
+        return t
+
     def unpack(self, node):
+        if self.hooked is not None:
+            return self._unpack_hooked(node)
         current = self.version_counter.value if self.is_output else self.tensor._version
         if current != self.version:
             if self.is_output:

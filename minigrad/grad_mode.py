@@ -24,6 +24,9 @@ class _State(threading.local):
     anomaly_enabled = False
     anomaly_check_nan = True
     record_forward_inputs = False
+    saved_tensors_hooks = ()  # stack of (pack, unpack); the last is used (autograd/graph.py)
+    saved_tensors_hooks_disabled = None  # the error message while disabled
+    graph_task = None  # the backward pass whose tensor hooks are running (engine.py)
 
 
 _state = _State()

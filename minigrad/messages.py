@@ -147,6 +147,13 @@ LEGACY_FUNCTION_CALL = _hint(
 )
 NODE_CALL_ARGUMENTS = "expected {expected} arguments, got {got} instead"
 # --- what a hook returns (engine.py) ---
+WILL_EXECUTE_LEAF_IN_GRAD = (
+    "A leaf node was passed to _will_engine_execute_node but we are currently running "
+    "autograd.grad(). This is currently not supported."
+)
+MULTI_GRAD_HOOK_MODE = "Expects mode to be one of {modes} but got {mode}"
+GRADIENT_EDGE_NO_GRAD = "It is not possible to get the gradient edge for a Tensor that does not require gradients"
+UNPACK_HOOK_NOT_TENSOR = "Output of saved tensor unpack_hook expected to be a Tensor but got result of type {type}"
 HOOK_CHANGED_SIZE = _hint(
     "hook '{name}' has changed the size of value",
     "a hook may return a new gradient, but it must have the shape of the gradient it received.",

@@ -29,7 +29,7 @@ __all__ = [
 def _as_tuple(x):
     if x is None:
         return None
-    if isinstance(x, Tensor):
+    if isinstance(x, (Tensor, graph.GradientEdge)):
         return (x,)
     return tuple(x)
 
@@ -148,7 +148,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _as_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError(messages.EMPTY_GRAD_INPUTS)
-    if any(not t.requires_grad for t in inputs):
+    if any(isinstance(t, Tensor) and not t.requires_grad for t in inputs):  # (or a graph.GradientEdge)
         raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
     if len(grads) != len(outputs):

@@ -11,6 +11,10 @@
   keep a copy of its forward's inputs, so the forward can be re-run (a
   per-node gradient check does this).
 
+And PyTorch's own tools: ``saved_tensors_hooks`` (change how saved tensors are
+kept), ``register_multi_grad_hook`` (one hook for several tensors),
+``get_gradient_edge``.
+
 >>> import minigrad
 >>> x = minigrad.tensor(2.0, requires_grad=True)
 >>> steps = []
@@ -21,13 +25,17 @@
 """
 
 import contextlib
+import typing
+import weakref
 
+from .. import messages
 from ..engine import BackwardStep, iter_backward
-from ..function import AccumulateGrad, Node, SavedTensor
-from ..grad_mode import is_recording_forward_inputs, record_forward_inputs
+from ..function import AccumulateGrad, Node, RemovableHandle, SavedTensor
+from ..grad_mode import _state, is_recording_forward_inputs, record_forward_inputs
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "BackwardStep", "iter_backward", "observe",
-           "record_forward_inputs", "is_recording_forward_inputs"]
+           "record_forward_inputs", "is_recording_forward_inputs", "saved_tensors_hooks", "save_on_cpu",
+           "disable_saved_tensors_hooks", "register_multi_grad_hook", "GradientEdge", "get_gradient_edge"]
 
 _observers = []
 
@@ -48,3 +56,148 @@ def _run(steps):
         for callback in _observers:
             callback(step)
         yield step
+
+
+# --- PyTorch's torch.autograd.graph ---------------------------------------------------------
+class saved_tensors_hooks:
+    """Inside the block, every tensor saved for backward is kept as ``pack_hook(tensor)``
+    and given back as ``unpack_hook(packed)`` when backward needs it.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> seen = []
+    >>> with minigrad.autograd.graph.saved_tensors_hooks(lambda t: seen.append("pack") or t, lambda t: t):
+    ...     y = x * x
+    >>> seen
+    ['pack', 'pack']
+    """
+
+    def __init__(self, pack_hook, unpack_hook):
+        self.pack_hook, self.unpack_hook = pack_hook, unpack_hook
+
+    def __enter__(self):
+        if _state.saved_tensors_hooks_disabled is not None:
+            raise RuntimeError(_state.saved_tensors_hooks_disabled)
+        _state.saved_tensors_hooks = _state.saved_tensors_hooks + ((self.pack_hook, self.unpack_hook),)
+
+    def __exit__(self, *exc_info):
+        _state.saved_tensors_hooks = _state.saved_tensors_hooks[:-1]
+        return False
+
+
+class save_on_cpu(saved_tensors_hooks):
+    """Keep saved tensors in CPU memory (PyTorch moves them off the GPU).
+
+    minigrad's tensors all live in CPU memory, so the tensors are kept as they are.
+
+    >>> import minigrad
+    >>> with minigrad.autograd.graph.save_on_cpu():
+    ...     y = minigrad.tensor([2.0], requires_grad=True).exp()
+    """
+
+    def __init__(self, pin_memory=False, device_type="cuda"):
+        # NB: pin_memory has no meaning without a GPU; PyTorch also ignores it for CPU tensors.
+        super().__init__(lambda tensor: tensor, lambda tensor: tensor)
+
+
+@contextlib.contextmanager
+def disable_saved_tensors_hooks(error_message):
+    """Within the block, entering ``saved_tensors_hooks`` raises ``RuntimeError(error_message)``.
+
+    >>> import minigrad
+    >>> with minigrad.autograd.graph.disable_saved_tensors_hooks("not here"):
+    ...     y = minigrad.tensor([2.0], requires_grad=True).exp()
+    """
+    previous = _state.saved_tensors_hooks_disabled
+    _state.saved_tensors_hooks_disabled = error_message
+    try:
+        yield
+    finally:
+        _state.saved_tensors_hooks_disabled = previous
+
+
+class _MultiHandle:
+    """The handle ``register_multi_grad_hook`` returns: ``remove()`` takes all its hooks away."""
+
+    def __init__(self, handles):
+        self.handles = handles
+
+    def remove(self):
+        for handle in self.handles:
+            handle.remove()
+
+
+def register_multi_grad_hook(tensors, fn, *, mode="all"):
+    """Call ``fn`` once per backward pass, when the gradients of ``tensors`` are known.
+
+    Args:
+        tensors: the tensors to watch.
+        fn: ``mode="all"``: ``fn(grads)`` once every gradient this pass computes for them is
+            known, with None for those it does not compute; ``mode="any"``: ``fn(grad)``
+            with the first of them computed.
+        mode: ``"all"`` or ``"any"``.
+
+    Returns:
+        A handle whose ``remove()`` unregisters the hook.
+
+    >>> import minigrad
+    >>> a, b = minigrad.tensor([1.0], requires_grad=True), minigrad.tensor([2.0], requires_grad=True)
+    >>> _ = minigrad.autograd.graph.register_multi_grad_hook((a, b), lambda grads: print(grads))
+    >>> (a * 3).sum().backward()
+    [tensor([3.]), None]
+    """
+    modes = ("all", "any")
+    if mode not in modes:
+        raise ValueError(messages.MULTI_GRAD_HOOK_MODE.format(modes=modes, mode=mode))
+    tensors = tuple(tensors)
+    per_pass = weakref.WeakKeyDictionary()  # GraphTask -> what this pass has seen so far
+    if mode == "any":
+        def first_only(grad):
+            if _state.graph_task not in per_pass:
+                per_pass[_state.graph_task] = True
+                fn(grad)
+
+        return _MultiHandle([t.register_hook(first_only) for t in tensors if t.requires_grad])
+
+    nodes = [t._gradient_edge()[0] for t in tensors]
+
+    def watch(position):
+        def hook(grad):
+            task = _state.graph_task
+            if task not in per_pass:  # the first of them in this pass: how many will come?
+                per_pass[task] = [sum(task.will_execute(node) for node in nodes), [None] * len(tensors)]
+            seen = per_pass[task]
+            seen[1][position] = grad
+            seen[0] -= 1
+            if seen[0] == 0:
+                fn(seen[1])
+
+        return hook
+
+    return _MultiHandle([t.register_hook(watch(position)) for position, t in enumerate(tensors)])
+
+
+class GradientEdge(typing.NamedTuple):
+    """Where a tensor's gradient enters the graph: ``(node, output_nr)``.
+
+    ``autograd.grad`` accepts one in ``inputs`` in place of the tensor.
+    """
+
+    node: Node
+    output_nr: int
+
+    def _gradient_edge(self):
+        return (self.node, self.output_nr)
+
+
+def get_gradient_edge(tensor):
+    """The ``GradientEdge`` of ``tensor``: its ``grad_fn`` (a leaf's ``AccumulateGrad``) and output number.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0], requires_grad=True)
+    >>> minigrad.autograd.graph.get_gradient_edge(x * 2).node.name()
+    'MulBackward0'
+    """
+    if not tensor.requires_grad:
+        raise RuntimeError(messages.GRADIENT_EDGE_NO_GRAD)
+    return GradientEdge(*tensor._gradient_edge())
