@@ -250,6 +250,8 @@ PARTIAL_OVERLAP = _hint(
 
 # --- the ops surface: arguments, dims, conversions --------------------------------------------
 NOT_A_TENSOR = "{op}(): argument 'other' (position 2) must be Tensor, not {type}"
+# NB: PyTorch lists every signature it accepts here ("received an invalid combination of arguments").
+NOT_A_NUMBER = "{op}(): argument '{name}' must be Number or Tensor, not {type}"
 # NB: PyTorch's own wording lists the accepted signatures; minigrad says what it expected.
 DIM_NOT_INT = "dim must be an int or a tuple of ints, but got {type}"
 DIM_OUT_OF_RANGE = "Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"

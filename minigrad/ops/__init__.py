@@ -4,7 +4,7 @@ Each file holds small ``Node`` subclasses (forward on NumPy arrays, backward
 on Tensors) and, under them, the lowercase functions users call.
 """
 
-from .convert import bool, double, float, int, long, to, type_as
+from .convert import bool, double, float, half, int, long, to, type_as
 from .elementwise import (
     abs, add, all, any, clamp, clip, clone, cos, div, eq, exp, ge, gt, isnan, le, log, logical_not, lt, maximum,
     minimum, mul, ne, neg, pow, relu, sigmoid, sign, sin, sqrt, sub, tanh, where,
@@ -33,14 +33,14 @@ from .shape import (
 )
 from .shape import (
     argsort, chunk, diag, flip, gather, index_select, masked_fill, narrow, nelement, repeat, roll, sort, split,
-    tensor_split, tile, topk, trace, tril, triu, unbind,
+    tensor_split, tile, topk, trace, tril, triu, unbind, unflatten,
 )
 
 #: Functions that are also Tensor methods (``t.exp()`` is ``exp(t)``).
 TENSOR_METHODS = (
     "add", "sub", "mul", "div", "neg", "pow", "matmul", "mm", "mv", "bmm", "dot", "outer", "abs", "exp", "log", "sqrt",
     "sin", "cos", "tanh", "sigmoid", "relu", "sign", "clamp", "clip", "maximum", "minimum", "clone",
-    "to", "float", "double", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
+    "to", "float", "double", "half", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
     "isnan", "logical_not", "all", "any", "sum", "sum_to_size", "mean", "var", "amax", "amin", "max", "min",
     "argmax", "argmin", "logsumexp", "norm", "softmax", "log_softmax", "reshape", "reshape_as", "view",
     "view_as", "contiguous", "is_contiguous", "flatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze", "expand",
@@ -48,7 +48,7 @@ TENSOR_METHODS = (
     "is_floating_point",
     "uniform_", "normal_", "random_", "bernoulli_", "exponential_", "bernoulli", "multinomial",
     # the ops surface of issue #8 (developer B)
-    "nelement", "chunk", "unbind", "narrow", "split", "tensor_split", "var_mean", "std_mean", "std", "prod", "cumsum",
+    "nelement", "chunk", "unbind", "narrow", "split", "tensor_split", "std", "prod", "cumsum", "unflatten",
     "square", "log1p", "expm1", "tan", "exp2", "log2", "log10", "reciprocal", "rsqrt", "floor", "ceil", "round",
     "trunc", "fix", "frac", "sinh", "cosh", "asin", "acos", "atan", "arcsin", "arccos", "arctan", "atan2", "arctan2",
     "hypot", "lerp", "remainder", "floor_divide", "clamp_min", "clamp_max", "isinf", "isfinite", "logical_and",

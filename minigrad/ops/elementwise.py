@@ -8,10 +8,10 @@ down (see ``engine._validate``), so the formulas here stay the textbook ones.
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, messages
 from ..function import Node
 from ..tensor import Tensor
-from .operands import as_tensor, broadcast_error, check_operand, normalize_dim, promote
+from .operands import as_tensor, broadcast_error, check_operand, is_operand, normalize_dim, promote
 
 
 def _binary(node_class, a, b, **params):
@@ -681,6 +681,8 @@ class Hypot(Node):
 class Remainder(Node):
     """z = x - floor(x / c) * c for a number c (``x % 3``)        grad_x = grad"""
 
+    may_warn = True
+
     saved_params = ("other",)
 
     def forward(self, x, other):
@@ -870,6 +872,9 @@ def clamp(input, min=None, max=None):
     """
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    for name, bound in (("min", min), ("max", max)):
+        if bound is not None and not is_operand(bound):
+            raise TypeError(messages.NOT_A_NUMBER.format(op="clamp", name=name, type=type(bound).__name__))
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(-np.inf if min is None else min, input.dtype)
         hi = as_tensor(np.inf if max is None else max, input.dtype)
@@ -1002,8 +1007,16 @@ def remainder(input, other):
     if isinstance(input, Tensor) and not isinstance(other, Tensor):
         check_operand("remainder", other)
         a, b = promote(input, other, "remainder")
+        _no_integer_division_by_zero(b)
         return Remainder.apply(a, other=b._data)
-    return _binary(RemainderTensor, input, other)
+    a, b = promote(input, other, "remainder")
+    _no_integer_division_by_zero(b)
+    return _binary(RemainderTensor, a, b)
+
+
+def _no_integer_division_by_zero(divisor):
+    if divisor.dtype.kind in "iub" and not np.all(divisor._data):
+        raise RuntimeError("ZeroDivisionError")
 
 
 def floor_divide(input, other):
@@ -1013,6 +1026,7 @@ def floor_divide(input, other):
     implemented"; minigrad records nothing (the result does not require grad).
     """
     a, b = promote(input, other, "floor_divide")
+    _no_integer_division_by_zero(b)
     with np.errstate(all="ignore"):
         return Tensor._wrap(np.asarray(np.floor_divide(a._data, b._data)))
 
@@ -1024,6 +1038,8 @@ def lerp(input, end, weight):
     >>> minigrad.lerp(minigrad.tensor([0.0, 10.0]), minigrad.tensor([10.0, 20.0]), 0.5)
     tensor([ 5., 15.])
     """
+    if not is_operand(weight):
+        raise TypeError(messages.NOT_A_NUMBER.format(op="lerp", name="weight", type=type(weight).__name__))
     if isinstance(weight, Tensor):
         try:
             np.broadcast_shapes(input.shape, end.shape, weight.shape)

@@ -72,7 +72,9 @@ class MatMul(Node):
 
 
 class Addmm(Node):
-    """z = bias + m1 @ m2 (2-D)        grad_bias = grad,  grad_m1 = grad @ m2^T,  grad_m2 = m1^T @ grad
+    """z = beta * bias + alpha * m1 @ m2 (2-D)
+
+    grad_bias = beta * grad,  grad_m1 = alpha * grad @ m2^T,  grad_m2 = alpha * m1^T @ grad
 
     What ``linear`` records for a 2-D input with a bias, as PyTorch does: one
     node instead of a matmul and an add.
@@ -81,21 +83,27 @@ class Addmm(Node):
     saves = ("mat1", "mat2")
     input_names = ("self", "mat1", "mat2")
     saved_for = {"mat1": (2,), "mat2": (1,)}
+    saved_params = ("alpha", "beta")
+    alpha = beta = 1
 
-    def forward(self, bias, m1, m2):
+    def forward(self, bias, m1, m2, beta=1, alpha=1):
         # linear() passes weight.t(): compute that gradient transposed, so that
         # after TBackward it lands in the weight's own (row-major) layout and
         # accumulating into .grad needs no transposing copy (PyTorch does the same).
         self.mat2_transposed = _is_transposed(m2)
         out = m1 @ m2
+        if alpha != 1 or beta != 1:
+            self.alpha, self.beta = alpha, beta
+            return alpha * out + beta * bias
         out += bias
         return out
 
     def backward(self, grad):
         m1, m2 = self.saved_tensors
-        return (grad,
-                grad @ m2.mT if self.needs_input_grad[1] else None,
-                _mat2_grad(m1, grad, self.mat2_transposed) if self.needs_input_grad[2] else None)
+        scaled = grad if self.alpha == 1 else grad * self.alpha
+        return (grad if self.beta == 1 else grad * self.beta,
+                scaled @ m2.mT if self.needs_input_grad[1] else None,
+                _mat2_grad(m1, scaled, self.mat2_transposed) if self.needs_input_grad[2] else None)
 
 
 def _tensors(a, b):
@@ -248,51 +256,50 @@ def outer(input, other):
 
 
 class Addmv(Node):
-    """z = bias + m @ v        grad_bias = grad,  grad_m = outer(grad, v),  grad_v = m^T @ grad"""
+    """z = beta * bias + alpha * m @ v
+
+    grad_bias = beta * grad,  grad_m = alpha * outer(grad, v),  grad_v = alpha * m^T @ grad
+    """
 
     saves = ("mat", "vec")
     input_names = ("self", "mat", "vec")
     saved_for = {"mat": (2,), "vec": (1,)}
     saved_params = ("alpha", "beta")
-    alpha = beta = 1
 
-    def forward(self, bias, m, v):
-        return m @ v + bias
+    def forward(self, bias, m, v, beta=1, alpha=1):
+        self.alpha, self.beta = alpha, beta
+        return alpha * (m @ v) + beta * bias
 
     def backward(self, grad):
         m, v = self.saved_tensors
-        return (grad,
-                grad.unsqueeze(1) * v if self.needs_input_grad[1] else None,
-                m.mT @ grad if self.needs_input_grad[2] else None)
-
-
-def _scaled_only_by_one(op, beta, alpha):
-    if beta != 1 or alpha != 1:
-        raise NotImplementedError(f"minigrad's {op} supports beta=1 and alpha=1 only")
+        scaled = grad if self.alpha == 1 else grad * self.alpha
+        return (grad if self.beta == 1 else grad * self.beta,
+                scaled.unsqueeze(1) * v if self.needs_input_grad[1] else None,
+                m.mT @ scaled if self.needs_input_grad[2] else None)
 
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    """``input + mat1 @ mat2`` in one node (``AddmmBackward0``), ``input`` broadcast to the product's shape.
+    """``beta * input + alpha * mat1 @ mat2`` in one node (``AddmmBackward0``), ``input`` broadcast.
 
     >>> import minigrad
     >>> minigrad.addmm(minigrad.ones(2), minigrad.eye(2), minigrad.ones(2, 2))
     tensor([[2., 2.],
             [2., 2.]])
     """
-    _scaled_only_by_one("addmm", beta, alpha)
     bias, a, b = as_tensor(input), *_tensors(mat1, mat2)
     product = mm(a.detach(), b.detach())  # checks the shapes and dtypes with mm's messages
     bias.expand(product.shape)  # and the bias with expand's
-    return Addmm.apply(bias, a, b)
+    return Addmm.apply(bias, a, b, beta=beta, alpha=alpha)
 
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
-    """``input + mat @ vec`` in one node (``AddmvBackward0``)."""
-    _scaled_only_by_one("addmv", beta, alpha)
+    """``beta * input + alpha * mat @ vec`` in one node (``AddmvBackward0``)."""
     bias, a, b = as_tensor(input), *_tensors(mat, vec)
     product = mv(a.detach(), b.detach())
-    bias.expand(product.shape)
-    return Addmv.apply(bias, a, b)
+    if bias.ndim > 1 or (bias.ndim == 1 and bias.shape[0] not in (1, product.shape[0])):
+        raise RuntimeError(f"size mismatch, got input ({bias.shape[0] if bias.ndim else 1}), "
+                           f"mat ({a.shape[0]}x{a.shape[1]}), vec ({b.shape[0]})")
+    return Addmv.apply(bias, a, b, beta=beta, alpha=alpha)
 
 
 class Einsum(Node):

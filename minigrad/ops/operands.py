@@ -141,3 +141,20 @@ def values_indices(op_name):
 
     pair = collections.namedtuple(op_name, ["values", "indices"])
     return type(op_name, (pair,), {"__slots__": (), "__repr__": __repr__})
+
+
+def int_argument(op_name, name, value, position=None):
+    """``value`` as an int, or PyTorch's TypeError for an argument that must be one."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    where = f" (position {position})" if position is not None else ""
+    raise TypeError(f"{op_name}(): argument '{name}'{where} must be int, not {type(value).__name__}")
+
+
+def ints_argument(op_name, name, value, position=None):
+    """``value`` (an int or a sequence of ints) as a tuple, or PyTorch's TypeError."""
+    values = (value,) if isinstance(value, (int, np.integer)) else value
+    if not isinstance(values, (tuple, list)) or not all(isinstance(v, (int, np.integer)) for v in values):
+        where = f" (position {position})" if position is not None else ""
+        raise TypeError(f"{op_name}(): argument '{name}'{where} must be tuple of ints, not {type(value).__name__}")
+    return tuple(int(v) for v in values)

@@ -10,7 +10,7 @@ import numpy as np
 from .. import dtypes
 from ..function import Node
 from ..tensor import Tensor
-from .operands import apply_with_outputs, normalize_dim, numpy_names, values_indices
+from .operands import apply_with_outputs, int_argument, normalize_dim, numpy_names, values_indices
 
 # What max(dim)/min(dim) return, like torch.return_types.max.
 MaxResult, MinResult = values_indices("max"), values_indices("min")
@@ -480,7 +480,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
         input = input.long()  # as PyTorch: integer products are int64
     if dim is None:
         return Prod.apply(input)
-    (axis,) = normalize_dim(dim, input.ndim)
+    (axis,) = normalize_dim(int_argument("prod", "dim", dim), input.ndim)
     if input.ndim == 0:
         return Prod.apply(input, keepdim=keepdim)
     return Prod.apply(input, dim=axis, keepdim=keepdim)
@@ -498,7 +498,7 @@ def cumsum(input, dim, *, dtype=None):
         input = input.to(dtype)
     elif input.dtype.kind in "bi":
         input = input.long()
-    (axis,) = normalize_dim(dim, input.ndim)
+    (axis,) = normalize_dim(int_argument("cumsum", "dim", dim), input.ndim)
     if input.ndim == 0:
         return Cumsum.apply(input.reshape(1), dim=0).reshape(())
     return Cumsum.apply(input, dim=axis)
@@ -521,7 +521,7 @@ def amin(input, dim=(), keepdim=False):
 def _max_or_min(input, dim, keepdim, all_class, dim_class):
     if dim is None:
         return all_class.apply(input)
-    (axis,) = normalize_dim(dim, input.ndim)
+    (axis,) = normalize_dim(int_argument("max" if dim_class is MaxDim else "min", "dim", dim), input.ndim)
     if input.ndim == 0:
         # NB: PyTorch reduces a 0-d tensor over its dim 0 directly; minigrad views it as 1-D first.
         return _max_or_min(input.reshape(1), 0, False, all_class, dim_class)

@@ -13,7 +13,10 @@ from ..function import Node
 from ..grad_mode import _state
 from ..tensor import Tensor
 from .elementwise import clone
-from .operands import apply_with_outputs, as_tensor, broadcast_error, normalize_dim, numpy_names, values_indices
+from .operands import (
+    apply_with_outputs, as_tensor, broadcast_error, int_argument, ints_argument, normalize_dim, numpy_names,
+    values_indices,
+)
 
 SortResult, TopkResult = values_indices("sort"), values_indices("topk")
 
@@ -601,8 +604,9 @@ def expand(input, *sizes):
     sizes = _sizes(sizes)
     lead = len(sizes) - input.ndim
     if lead < 0:
+        name = f"{messages.legacy_type(input).split(' ')[0]}{{{messages.format_shape(input.shape)}}}"
         raise RuntimeError(
-            f"expand({messages.legacy_type(input)}, size={list(sizes)}): the number of sizes provided "
+            f"expand({name}, size={list(sizes)}): the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})")
     shape = tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     try:
@@ -626,6 +630,8 @@ def cat(tensors, dim=0):
     >>> minigrad.cat([minigrad.zeros(1, 2), minigrad.ones(1, 2)]).shape
     minigrad.Size([2, 2])
     """
+    if isinstance(tensors, Tensor):
+        raise TypeError("cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
     tensors = list(tensors)
     for index, t in enumerate(tensors):
         if not isinstance(t, Tensor):
@@ -666,6 +672,8 @@ def stack(tensors, dim=0):
     >>> minigrad.stack([minigrad.zeros(2), minigrad.ones(2)], dim=1).shape
     minigrad.Size([2, 2])
     """
+    if isinstance(tensors, Tensor):
+        raise TypeError("stack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor")
     tensors = list(tensors)
     for index, t in enumerate(tensors):
         if not isinstance(t, Tensor):
@@ -727,6 +735,8 @@ def _index(input, index, kind):
     try:
         return Index.apply(input, index=index, kind=kind)
     except IndexError as e:
+        if str(e).startswith("boolean index did not match"):
+            raise IndexError(_mask_mismatch(input.shape, index)) from None
         if str(e).startswith("too many indices"):
             raise IndexError(f"too many indices for tensor of dimension {input.ndim}") from None
         if str(e).startswith("only integers"):
@@ -737,6 +747,22 @@ def _index(input, index, kind):
             raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables are "
                              f"valid indices (got {type(odd).__name__})") from None
         raise IndexError(str(e).replace("axis", "dimension")) from None
+
+
+def _mask_mismatch(shape, index):
+    """PyTorch's message for a bool mask whose shape does not fit the dims it indexes."""
+    parts = index if isinstance(index, tuple) else (index,)
+    dim = 0
+    for part in parts:
+        if isinstance(part, np.ndarray) and part.dtype == bool:
+            for j, n in enumerate(part.shape):
+                if dim + j >= len(shape) or shape[dim + j] != n:
+                    return (f"The shape of the mask {list(part.shape)} at index {j} does not match the shape of the "
+                            f"indexed tensor {list(shape)} at index {dim + j}")
+            dim += part.ndim
+        elif part is not None and part is not Ellipsis:
+            dim += 1
+    return "The shape of the mask does not match the shape of the indexed tensor"
 
 
 def getitem(input, index):
@@ -791,6 +817,8 @@ def split(tensor, split_size_or_sections, dim=0):
     """
     axis = _dim(dim, tensor)
     size = tensor.shape[axis]
+    if not isinstance(split_size_or_sections, (int, np.integer)):
+        split_size_or_sections = ints_argument("split_with_sizes", "split_sizes", split_size_or_sections, 2)
     if isinstance(split_size_or_sections, (int, np.integer)):
         step = int(split_size_or_sections)
         if step < 0 or (step == 0 and size != 0):
@@ -811,7 +839,7 @@ def chunk(input, chunks, dim=0):
     >>> [p.tolist() for p in minigrad.arange(5.0).chunk(3)]
     [[0.0, 1.0], [2.0, 3.0], [4.0]]
     """
-    if chunks <= 0:
+    if int_argument("chunk", "chunks", chunks, 1) <= 0:
         raise RuntimeError(messages.CHUNK_NOT_POSITIVE.format(chunks=chunks))
     axis = _dim(dim, input)
     size = input.shape[axis]
@@ -848,7 +876,7 @@ def unbind(input, dim=0):
     >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).unbind(1)
     (tensor([1., 3.]), tensor([2., 4.]))
     """
-    axis = _dim(dim, input)
+    axis = _dim(int_argument("unbind", "dim", dim, 1), input)
     if input.ndim == 0:
         raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     outs = apply_with_outputs(Unbind, [input], dim=axis)
@@ -865,7 +893,9 @@ def narrow(input, dim, start, length):
     """
     axis = _dim(dim, input)
     size = input.shape[axis]
-    start = int(start)
+    start, length = int_argument("narrow", "start", start, 2), int_argument("narrow", "length", length, 3)
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     if not -size <= start <= size:
         raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
@@ -883,7 +913,7 @@ def flip(input, *dims):
     >>> minigrad.tensor([1.0, 2.0, 3.0]).flip(0)
     tensor([3., 2., 1.])
     """
-    axes = normalize_dim(_sizes(dims), input.ndim)
+    axes = normalize_dim(ints_argument("flip", "dims", dims[0] if len(dims) == 1 else dims, 1), input.ndim)
     if input.ndim == 0:
         return Flip.apply(input, dims=())
     return Flip.apply(input, dims=axes)
@@ -897,11 +927,10 @@ def roll(input, shifts, dims=None):
     >>> minigrad.tensor([1.0, 2.0, 3.0]).roll(1)
     tensor([3., 1., 2.])
     """
+    shifts = ints_argument("roll", "shifts", shifts, 1)
     if dims is None:
-        shift = shifts[0] if isinstance(shifts, (tuple, list)) else shifts
-        return Roll.apply(input, shifts=int(shift), dims=None)
-    shifts = tuple(shifts) if isinstance(shifts, (tuple, list)) else (shifts,)
-    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+        return Roll.apply(input, shifts=shifts[0], dims=None)
+    dims = ints_argument("roll", "dims", dims, 2)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
     axes = tuple(_dim(d, input) for d in dims)
@@ -916,15 +945,19 @@ def repeat(input, *sizes):
     tensor([[1., 2., 1., 2.],
             [1., 2., 1., 2.]])
     """
-    repeats = _sizes(sizes)
+    repeats = ints_argument("repeat", "repeats", _sizes(sizes), 1)
     if len(repeats) < input.ndim:
         raise RuntimeError(messages.REPEAT_TOO_FEW)
-    return Repeat.apply(input, repeats=tuple(int(r) for r in repeats))
+    shape = (1,) * (len(repeats) - input.ndim) + tuple(input.shape)
+    target = [n * r for n, r in zip(shape, repeats)]
+    if any(n < 0 for n in target):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(target)}: {target}")
+    return Repeat.apply(input, repeats=repeats)
 
 
 def tile(input, dims):
     """``repeat``, with missing leading sizes read as 1 (NumPy's ``tile``)."""
-    dims = tuple(dims) if isinstance(dims, (tuple, list)) else (dims,)
+    dims = ints_argument("tile", "dims", dims, 1)
     return repeat(input, (1,) * (input.ndim - len(dims)) + dims)
 
 
@@ -1042,6 +1075,8 @@ def masked_fill(input, mask, value):
         np.broadcast_shapes(input.shape, array.shape)
     except ValueError:
         raise broadcast_error(array.shape, input.shape) from None
+    if not isinstance(value, (Tensor, int, float, bool, np.number)):
+        raise TypeError(messages.NOT_A_NUMBER.format(op="masked_fill", name="value", type=type(value).__name__))
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -1096,7 +1131,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     """
     axis = _dim(dim, input)
     size = input.shape[axis] if input.ndim else 1
-    if not 0 <= k <= size:
+    if not 0 <= int_argument("topk", "k", k, 1) <= size:
         raise RuntimeError(messages.TOPK_OUT_OF_RANGE)
     if input.ndim == 0:
         return TopkResult(input.clone(), Tensor._wrap(np.zeros((), dtype=np.int64)))
@@ -1104,3 +1139,19 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     indices = np.take(order, np.arange(k), axis=axis)
     values = Sort.apply(input, indices=indices, dim=axis, kind="TopkBackward0")
     return TopkResult(values, Tensor._wrap(indices))
+
+
+def unflatten(input, dim, sizes):
+    """Split one dim into several: ``x.unflatten(1, (2, 3))`` turns shape ``(n, 6)`` into ``(n, 2, 3)``.
+
+    >>> import minigrad
+    >>> minigrad.arange(6.0).unflatten(0, (2, 3)).shape
+    minigrad.Size([2, 3])
+    """
+    axis = _dim(dim, input)
+    sizes = ints_argument("unflatten", "sizes", sizes, 2)
+    known = int(np.prod([n for n in sizes if n != -1]))
+    if (-1 not in sizes and known != input.shape[axis]) or (-1 in sizes and (known == 0 or input.shape[axis] % known)):
+        raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {axis} "
+                           f"({input.shape[axis]}) in the input tensor")
+    return view(input, input.shape[:axis] + sizes + input.shape[axis + 1:])

@@ -83,6 +83,24 @@ MISUSE = {
     "overlapping copy_": lambda lib: _overlap(lib, lambda x: x[1:].copy_(x[:-1])),
     "overlapping add_": lambda lib: _overlap(lib, lambda x: x[1:].add_(x[:-1])),
     "overlapping mul_": lambda lib: _overlap(lib, lambda x: x[1:3].mul_(x[0:2])),
+    "split by a float": lambda lib: lib.ones(2, 3).split(1.5),
+    "chunk by a float": lambda lib: lib.ones(2, 3).chunk(2.5),
+    "topk by a float": lambda lib: lib.ones(2, 3).topk(1.5),
+    "unbind by a string": lambda lib: lib.ones(2, 3).unbind("a"),
+    "roll by a string": lambda lib: lib.ones(2, 3).roll("a"),
+    "tile by a float": lambda lib: lib.ones(2, 3).tile(2.5),
+    "narrow negative length": lambda lib: lib.ones(2, 3).narrow(1, 0, -1),
+    "repeat negative": lambda lib: lib.ones(2, 3).repeat(-1, 1),
+    "cumsum over a tuple": lambda lib: lib.ones(2, 3).cumsum(dim=(0,)),
+    "int % 0": lambda lib: lib.tensor([1, 2]) % 0,
+    "int // 0": lambda lib: lib.tensor([1, 2]) // 0,
+    "cat of a tensor": lambda lib: lib.cat(lib.ones(2, 3)),
+    "stack of a tensor": lambda lib: lib.stack(lib.ones(2, 3)),
+    "addmv bias size": lambda lib: lib.addmv(lib.ones(3), lib.ones(2, 3), lib.ones(3)),
+    "addmm bias shape": lambda lib: lib.addmm(lib.ones(2, 3), lib.ones(2, 3), lib.ones(3, 2)),
+    "expand to fewer dims": lambda lib: lib.ones(2, 3).expand(2),
+    "unflatten sizes": lambda lib: lib.ones(3).unflatten(0, (2, 2)),
+    "mask of the wrong shape": lambda lib: lib.ones(2, 3)[lib.tensor([True, False, True])],
     "exp_ on a leaf": lambda lib: lib.ones(2, requires_grad=True).exp_(),
     "exp_ of an int tensor": lambda lib: lib.tensor([1, 2]).exp_(),
 }
@@ -324,3 +342,18 @@ def test_clamp_with_tensor_bounds_routes_gradients_as_pytorch(torch):
         lib.clamp(*leaves).backward(lib.tensor([1.0, 2.0, 3.0, 4.0]))
         grads.append([leaf.grad.tolist() for leaf in leaves])
     assert grads[0] == grads[1]
+
+
+@pytest.mark.parametrize("beta, alpha", [(1, 1), (0.5, 2.0), (0, 1)])
+def test_addmm_and_addmv_scale_as_pytorch(beta, alpha, torch):
+    rng = np.random.default_rng(3)
+    arrays = [rng.standard_normal(s) for s in [(3,), (2, 4), (4, 3), (4,)]]
+    results = []
+    for lib in (minigrad, torch):
+        bias, m1, m2, v = [lib.tensor(a, requires_grad=True) for a in arrays]
+        out = lib.addmm(bias, m1, m2, beta=beta, alpha=alpha).sum() + lib.addmv(bias[:2], m1, v, beta=beta,
+                                                                              alpha=alpha).sum()
+        out.backward()
+        results.append([out.item()] + [t.grad.numpy().copy() for t in (bias, m1, m2, v)])
+    for got, want in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
