@@ -4,7 +4,7 @@ Each file holds small ``Node`` subclasses (forward on NumPy arrays, backward
 on Tensors) and, under them, the lowercase functions users call.
 """
 
-from .convert import bool, double, float, half, int, long, to, type_as
+from .convert import bool, double, float, int, long, to, type_as
 from .elementwise import (
     abs, add, all, any, clamp, clip, clone, cos, div, eq, exp, ge, gt, isnan, le, log, logical_not, lt, maximum,
     minimum, mul, ne, neg, pow, relu, sigmoid, sign, sin, sqrt, sub, tanh, where,
@@ -40,7 +40,7 @@ from .shape import (
 TENSOR_METHODS = (
     "add", "sub", "mul", "div", "neg", "pow", "matmul", "mm", "mv", "bmm", "dot", "outer", "abs", "exp", "log", "sqrt",
     "sin", "cos", "tanh", "sigmoid", "relu", "sign", "clamp", "clip", "maximum", "minimum", "clone",
-    "to", "float", "double", "half", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
+    "to", "float", "double", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
     "isnan", "logical_not", "all", "any", "sum", "sum_to_size", "mean", "var", "amax", "amin", "max", "min",
     "argmax", "argmin", "logsumexp", "norm", "softmax", "log_softmax", "reshape", "reshape_as", "view",
     "view_as", "contiguous", "is_contiguous", "flatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze", "expand",
