@@ -25,7 +25,8 @@ from .dtypes import (
 from .devices import device, layout, strided
 from .compare import allclose, equal, isclose
 from .legacy import BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
-from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad
+from .grad_mode import set_grad_enabled
 from .ops import (
     abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clip, clone, cos, cross_entropy, div, dot, eq, exp,
     expand, flatten, ge, gt, isnan, le, log, log_softmax, logsumexp, lt, matmul, max, maximum, mean, min,
@@ -40,11 +41,12 @@ from .ops import (  # the ops surface of issue #8
     rsqrt, sinh, sort, split, square, std, std_mean, tan, tensor_split, tile, topk, trace, tril, triu, trunc,
     unbind, var_mean,
 )
+from .ops import argwhere, bincount, count_nonzero, nonzero, unflatten, unique
 from .ops import abs_, exp_, relu_, sigmoid_, sqrt_, tanh_  # PyTorch's torch.exp_(x) ... (the common ones)
 from .printing import set_printoptions
 from .size import Size
 from .tensor import Tensor
-from . import autograd, cuda, nn, optim, testing, utils  # noqa: E402  (they build on everything above)
+from . import accelerator, autograd, backends, cuda, nn, optim, testing, utils  # noqa: E402  (they build on everything above)
 
 pi, e, inf, nan = math.pi, math.e, math.inf, math.nan
 

@@ -53,9 +53,17 @@ def _array_from_data(data, dtype):
         raise ValueError(messages.INTEGER_OVERFLOW)
     if dtype is not None:
         return array.astype(dtype, copy=False)
+    if isinstance(_first_number(data), np.generic):
+        return array  # NumPy numbers keep their dtype in a list too: [np.float64(1.0)] is float64
     python_kind = {"f": dtypes.default_float, "c": dtypes.default_float.to_complex(), "i": dtypes.int64}
     target = python_kind.get(array.dtype.kind)
     return array if target is None else array.astype(target.dtype, copy=False)
+
+
+def _first_number(data):
+    while isinstance(data, (list, tuple)) and data:
+        data = data[0]
+    return data
 
 
 def _scalars_of_tensors(data):

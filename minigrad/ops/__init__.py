@@ -4,7 +4,7 @@ Each file holds small ``Node`` subclasses (forward on NumPy arrays, backward
 on Tensors) and, under them, the lowercase functions users call.
 """
 
-from .convert import bool, double, float, int, long, to, type_as
+from .convert import bool, double, float, half, int, long, to, type_as
 from .elementwise import (
     abs, add, all, any, clamp, clip, clone, cos, div, eq, exp, ge, gt, isnan, le, log, logical_not, lt, maximum,
     minimum, mul, ne, neg, pow, relu, sigmoid, sign, sin, sqrt, sub, tanh, where,
@@ -35,12 +35,13 @@ from .shape import (
     argsort, chunk, diag, flip, gather, index_select, masked_fill, narrow, nelement, repeat, roll, sort, split,
     tensor_split, tile, topk, trace, tril, triu, unbind, unflatten,
 )
+from .shape import argwhere, bincount, count_nonzero, nonzero, unique
 
 #: Functions that are also Tensor methods (``t.exp()`` is ``exp(t)``).
 TENSOR_METHODS = (
     "add", "sub", "mul", "div", "neg", "pow", "matmul", "mm", "mv", "bmm", "dot", "outer", "abs", "exp", "log", "sqrt",
     "sin", "cos", "tanh", "sigmoid", "relu", "sign", "clamp", "clip", "maximum", "minimum", "clone",
-    "to", "float", "double", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
+    "to", "float", "double", "half", "long", "int", "bool", "type_as", "eq", "ne", "lt", "le", "gt", "ge",
     "isnan", "logical_not", "all", "any", "sum", "sum_to_size", "mean", "var", "amax", "amin", "max", "min",
     "argmax", "argmin", "logsumexp", "norm", "softmax", "log_softmax", "reshape", "reshape_as", "view",
     "view_as", "contiguous", "is_contiguous", "flatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze", "expand",
@@ -57,5 +58,5 @@ TENSOR_METHODS = (
     "exp_", "log_", "sqrt_", "rsqrt_", "sin_", "cos_", "tan_", "tanh_", "sigmoid_", "relu_", "sinh_", "cosh_", "asin_",
     "acos_", "atan_", "abs_", "neg_", "sign_", "square_", "reciprocal_", "log1p_", "expm1_", "exp2_", "log2_", "log10_",
     "floor_", "ceil_", "round_", "trunc_", "frac_", "pow_", "atan2_", "hypot_", "remainder_", "lerp_", "clamp_min_",
-    "clamp_max_", "clip_", "masked_fill_",
+    "clamp_max_", "clip_", "masked_fill_", "unique", "nonzero", "argwhere", "count_nonzero", "bincount",
 )

@@ -100,6 +100,10 @@ def double(input):
     return to(input, dtypes.float64)
 
 
+def half(input):
+    return to(input, dtypes.float16)
+
+
 def long(input):
     return to(input, dtypes.int64)
 

@@ -89,3 +89,25 @@ print(agg_item, type(agg_item))
 print(torch.tensor(True), torch.tensor(7).item())
 print(torch.pi, torch.e, torch.inf, torch.nan)
 print(torch.tensor([torch.pi, -torch.inf]))
+
+# %% the device line of the older beginner tutorials
+device = ("cuda" if torch.cuda.is_available() else "mps" if torch.backends.mps.is_available() else "cpu")
+print(f"Using {device} device")
+
+# %% the device line of the newer beginner tutorials
+device = torch.accelerator.current_accelerator().type if torch.accelerator.is_available() else "cpu"
+print(f"Using {device} device")
+model = torch.nn.Linear(3, 2).to(device)
+X = torch.ones(1, 3, device=device)
+print(model(X).shape, next(model.parameters()).device)
+
+# %% reproducibility switches
+torch.backends.cudnn.deterministic = True
+torch.backends.cudnn.benchmark = False
+torch.cuda.manual_seed_all(0)
+print(torch.backends.cudnn.deterministic, torch.cuda.device_count())
+
+# %% NumPy numbers keep their dtype, in a list too
+print(torch.tensor(np.float64(2.5)), torch.tensor([np.float64(1.0), np.float64(2.0)]).dtype)
+print(torch.tensor([np.mean([1.0, 2.0])]), torch.tensor(np.int32(3)).dtype)
+print(torch.tensor([1.5]).half(), torch.tensor([1.7]).int(), torch.tensor([2]).bool())
