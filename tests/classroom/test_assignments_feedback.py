@@ -16,6 +16,7 @@ hidden tests put back.
 """
 
 import re
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import nbformat
@@ -181,6 +182,89 @@ CASES = [
      {"test_train_clears_gradients": ["At step 2", "2.0 times", "zero_grad"]},
      None,
      ["test_sgd_step", "test_zero_grad", "test_accuracy"]),
+    # Assignment 1: the chain rule's factor, a backward that is not differentiable, sigmoid's slope.
+    ("01_square_ignores_grad", "01_first_backward_rule",
+     {"test_square_backward": ["SquareBackward", "input 0", "expected", "got"],
+      "test_together": ["SquareBackward"]},
+     "SquareBackward",
+     ["test_square_forward", "test_sigmoid_forward", "test_sigmoid_backward"]),
+    ("01_square_backward_in_numpy", "01_first_backward_rule",
+     {"test_square_backward": ["Square's backward is not differentiable", "create_graph=True", "NumPy"]},
+     None,
+     ["test_square_forward", "test_sigmoid_forward", "test_sigmoid_backward", "test_together"]),
+    ("01_sigmoid_forgets_one_minus", "01_first_backward_rule",
+     {"test_sigmoid_backward": ["SigmoidBackward", "expected", "got"], "test_together": ["SigmoidBackward"]},
+     "SigmoidBackward",
+     ["test_square_forward", "test_square_backward", "test_sigmoid_forward"]),
+    ("01_sigmoid_derivative_of_input", "01_first_backward_rule",
+     {"test_sigmoid_backward": ["SigmoidBackward", "expected", "got"], "test_together": ["SigmoidBackward"]},
+     "SigmoidBackward",
+     ["test_square_forward", "test_square_backward", "test_sigmoid_forward"]),
+    # Assignment 2: the adjoint of broadcasting, half done or averaged; the product rule's factors.
+    ("02_sum_without_keepdim", "02_broadcasting_adjoint",
+     {"test_sum_to_shape": ["sum_to_shape(grad of shape (2, 3), (1, 3)) should have shape (1, 3)",
+                            "yours has shape (3,)"],
+      "test_broadcast_mul_shapes": ["BroadcastMulBackward"]},
+     None,
+     []),
+    ("02_leading_axes_only", "02_broadcasting_adjoint",
+     {"test_sum_to_shape": ["should have shape (1, 3)", "yours has shape (2, 3)"],
+      "test_broadcast_mul_shapes": ["BroadcastMulBackward"]},
+     None,
+     []),
+    ("02_mean_instead_of_sum", "02_broadcasting_adjoint",
+     {"test_sum_to_shape": ["should be [3.0, 5.0, 7.0]", "yours gave [1.5, 2.5, 3.5]"],
+      "test_broadcast_mul_gradients": ["BroadcastMulBackward"]},
+     "BroadcastMulBackward",
+     ["test_broadcast_mul_shapes"]),
+    ("02_swapped_factors", "02_broadcasting_adjoint",
+     {"test_broadcast_mul_gradients": ["BroadcastMulBackward", "expected", "got"]},
+     "BroadcastMulBackward",
+     ["test_sum_to_shape", "test_broadcast_mul_shapes"]),
+    # Assignment 3: recursion behind a raised limit; one gradient tensor stored in two leaves.
+    ("03_recursion_limit_raised", "03_topological_order",
+     {"test_topological_order_hard": ["Python calls deep on a chain of 300 nodes", "recursion"]},
+     None,
+     ["test_topological_order", "test_run_backward", "test_run_backward_more"]),
+    ("03_aliased_leaf_grad", "03_topological_order",
+     {"test_run_backward": ["x.grad and w.grad are the same tensor object", "AddBackward0", "grad.clone()"]},
+     None,
+     ["test_topological_order", "test_topological_order_hard", "test_run_backward_more"]),
+    # Assignment 4: an explanation without the saved tensors; freed tensors still "held"; one node only.
+    ("04_explain_lists_every_node", "04_graph_freeing",
+     {"test_explain_second_backward": ["lost its _saved_", "does not name that saved tensor"]},
+     None,
+     ["test_held_tensors", "test_predict_freed", "test_predict_freed_inputs"]),
+    ("04_held_ignores_release", "04_graph_freeing",
+     {"test_held_tensors": ["has been released and holds nothing"],
+      "test_predict_freed": ["a new prediction", "should be empty"]},
+     None,
+     ["test_predict_freed_inputs", "test_explain_second_backward"]),
+    ("04_predict_root_only", "04_graph_freeing",
+     {"test_predict_freed": ["TanhBackward0 (the node that makes `t`)", "the engine freed _saved_result",
+                             "you predicted nothing"],
+      "test_predict_freed_inputs": ["the engine freed", "you predicted nothing"],
+      "test_explain_second_backward": ["a second backward fails", "should return a sentence"]},
+     None,
+     ["test_held_tensors"]),
+    # Assignment 5: zero_grad once per epoch; an update that changes nothing; no batches; a count.
+    ("05_zero_grad_per_epoch", "05_training_loop",
+     {"test_train_clears_gradients": ["With 3 batches per epoch", "zero_grad", "not once per epoch"]},
+     None,
+     ["test_sgd_step", "test_zero_grad", "test_accuracy"]),
+    ("05_sgd_rebinds_the_name", "05_training_loop",
+     {"test_sgd_step": ["[0.95, 2.1]", "yours gave [1.0, 2.0]"], "test_train_loss_falls": ["The loss should fall"]},
+     None,
+     ["test_zero_grad", "test_train_clears_gradients", "test_accuracy"]),
+    ("05_full_batch", "05_training_loop",
+     {"test_train_loss_falls": ["in batches of 64", "it returned list of length 2"],
+      "test_train_clears_gradients": ["should run backward 6 times", "got 2 gradients"]},
+     None,
+     ["test_sgd_step", "test_zero_grad", "test_accuracy"]),
+    ("05_accuracy_counts", "05_training_loop",
+     {"test_accuracy": ["accuracy 2/3", "yours gave 2.0"]},
+     None,
+     ["test_sgd_step", "test_zero_grad", "test_train_loss_falls", "test_train_clears_gradients"]),
 ]
 
 
@@ -193,10 +277,31 @@ def _marked_nodes(svg):
     return marked
 
 
+@pytest.fixture(scope="module")
+def wrong_gradings(tmp_path_factory):
+    """Every wrong answer graded once, three at a time (each a kernel of its own)."""
+    scratch = tmp_path_factory.mktemp("wrong")
+
+    def one(case):
+        wrong, name = case[0], case[1]
+        src = source(name)
+        return wrong, grade(src, submission(src, wrong_answers(WRONG / f"{wrong}.py")), scratch)
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        return dict(pool.map(one, CASES))
+
+
+def test_every_assignment_has_five_plausible_wrong_answers_each_a_case():
+    files = sorted(p.stem for p in WRONG.glob("*.py"))
+    assert files == sorted(c[0] for c in CASES)  # every file is graded, every case has its file
+    for name in NAMES:
+        assert sum(c[1] == name for c in CASES) >= 5, name
+
+
 @pytest.mark.parametrize("wrong, name, failing, marked, passing", CASES, ids=[c[0] for c in CASES])
-def test_a_wrong_answer_is_caught_with_the_right_node_named(wrong, name, failing, marked, passing, tmp_path):
-    src = source(name)
-    report, tests, graded = grade(src, submission(src, wrong_answers(WRONG / f"{wrong}.py")), tmp_path)
+def test_a_wrong_answer_is_caught_with_the_right_node_named(wrong, name, failing, marked, passing, wrong_gradings):
+    report, tests, graded = wrong_gradings[wrong]
+    assert report.flags == [], str(report)  # a wrong answer, not a cheat
     for gid, words in failing.items():
         result = tests[gid]
         assert result.status == "failed" and result.points == 0, str(report)

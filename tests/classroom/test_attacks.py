@@ -11,7 +11,6 @@ file not read, the process gone, the grader alive), never marks for a wrong answ
 """
 
 import os
-import re
 import tempfile
 import time
 import uuid
@@ -24,6 +23,7 @@ import pytest
 from classroom import grading, integrity, sandbox
 from classroom import nbgrader_format as nbf
 from classroom.__main__ import main
+from test_assignments_feedback import wrong_answers as sections  # the same "# %% <grade_id>" files
 
 # Without the sandbox these submissions would do what they try (kill processes, delete files):
 # they run only where it is complete, and where it is required (CI) its absence is an error.
@@ -59,19 +59,6 @@ def make_source():
                                   "square_tests", 3),
     ]
     return nb
-
-
-def sections(path):
-    """``{grade_id: code}`` from a file of ``# %% <grade_id>`` sections."""
-    found, current = {}, None
-    for line in path.read_text().splitlines():
-        marker = re.match(r"^# %% (\S+)\s*$", line)
-        if marker:
-            current = marker.group(1)
-            found[current] = []
-        elif current is not None:
-            found[current].append(line)
-    return {gid: "\n".join(lines).strip("\n") for gid, lines in found.items()}
 
 
 def fill(source, answers, places):
