@@ -1155,3 +1155,60 @@ def unflatten(input, dim, sizes):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {axis} "
                            f"({input.shape[axis]}) in the input tensor")
     return view(input, input.shape[:axis] + sizes + input.shape[axis + 1:])
+
+
+# --- index-valued questions about a tensor: outside the graph ------------------------------------
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values in ascending order (with where each element went, and how often each occurs).
+
+    NB: PyTorch records ``Unique2Backward0`` for an input that requires grad (a node whose
+    backward is not implemented); minigrad returns tensors outside the graph.
+
+    >>> import minigrad
+    >>> minigrad.unique(minigrad.tensor([3, 1, 3]), return_counts=True)
+    (tensor([1, 3]), tensor([1, 2]))
+    """
+    if dim is None:
+        values, inverse, counts = np.unique(input._data, return_inverse=True, return_counts=True)
+        inverse = inverse.reshape(input.shape)
+    else:
+        axis = _dim(dim, input)
+        values, inverse, counts = np.unique(input._data, return_inverse=True, return_counts=True, axis=axis)
+        inverse = inverse.reshape(-1)
+    outs = (Tensor._wrap(values),)
+    if return_inverse:
+        outs += (Tensor._wrap(inverse.astype(np.int64)),)
+    if return_counts:
+        outs += (Tensor._wrap(counts.astype(np.int64)),)
+    return outs[0] if len(outs) == 1 else outs
+
+
+def nonzero(input, *, as_tuple=False):
+    """The indices of the nonzero elements: one row per element (or one tensor per dim, ``as_tuple``)."""
+    found = np.nonzero(input._data) if input.ndim else np.nonzero(input._data.reshape(1))
+    if as_tuple:
+        return tuple(Tensor._wrap(i.astype(np.int64)) for i in found)
+    return Tensor._wrap(np.stack(found, axis=1).astype(np.int64) if input.ndim else
+                        np.zeros((len(found[0]), 0), dtype=np.int64))
+
+
+def argwhere(input):
+    """``nonzero(input)``: one row of indices per nonzero element."""
+    return nonzero(input)
+
+
+def count_nonzero(input, dim=None):
+    """How many elements are nonzero (over ``dim``)."""
+    axes = normalize_dim(dim, input.ndim) if input.ndim else None
+    return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
+
+
+def bincount(input, weights=None, minlength=0):
+    """How often each value 0, 1, 2 ... occurs in a 1-D tensor of non-negative integers."""
+    if input.ndim != 1 or input.dtype.kind not in "iu":
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if input.numel() and input._data.min() < 0:
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    w = None if weights is None else weights._data
+    counts = np.bincount(input._data, weights=w, minlength=minlength)
+    return Tensor._wrap(counts if w is not None else counts.astype(np.int64))

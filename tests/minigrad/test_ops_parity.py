@@ -357,3 +357,19 @@ def test_addmm_and_addmv_scale_as_pytorch(beta, alpha, torch):
         results.append([out.item()] + [t.grad.numpy().copy() for t in (bias, m1, m2, v)])
     for got, want in zip(*results):
         np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("expression", [
+    "lib.unique(x)", "x.unique(return_counts=True)", "lib.unique(x, return_inverse=True, return_counts=True)",
+    "lib.unique(lib.tensor([[1, 2], [0, 1], [1, 2]]), dim=0, return_inverse=True)", "lib.nonzero(x > 1)",
+    "(x > 1).nonzero(as_tuple=True)", "lib.argwhere(x.view(2, 3) > 1)", "lib.count_nonzero(x)",
+    "lib.bincount(x)", "lib.bincount(x, minlength=6)",
+])
+def test_counting_and_finding_as_pytorch(expression, torch):
+    def run(lib):
+        x = lib.tensor([2, 0, 2, 1, 3, 0])
+        result = eval(expression, {"x": x, "lib": lib})
+        results = result if isinstance(result, tuple) else (result,)
+        return [(r.tolist(), str(r.dtype).replace("torch.", "minigrad."), tuple(r.shape)) for r in results]
+
+    assert run(minigrad) == run(torch)

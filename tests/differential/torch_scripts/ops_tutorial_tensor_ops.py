@@ -104,3 +104,9 @@ print([o.grad_fn.name() for o in outs])
 loss = sum(o.sum() for o in outs)
 loss.backward()
 print(w.grad)
+
+# %% counting and finding
+labels = torch.tensor([2, 0, 2, 1, 2, 0])
+print(labels.unique(), torch.unique(labels, return_counts=True), torch.unique(labels, return_inverse=True))
+print(torch.bincount(labels), torch.count_nonzero(labels), (labels == 2).nonzero(), torch.argwhere(labels > 0).shape)
+print((labels == 2).nonzero(as_tuple=True), torch.tensor([[1, 2], [1, 2], [0, 1]]).unique(dim=0))
