@@ -149,7 +149,7 @@ def to_dot(data: GraphData, legend=True, ids=False):
     out = ["digraph minigrad {",
            '  graph [rankdir="TB", fontname="Helvetica", fontsize="12", nodesep="0.25", ranksep="0.35"];',
            '  node [fontname="Helvetica", fontsize="11", margin="0.08,0.04"];',
-           '  edge [arrowsize="0.7", fontname="Helvetica"];']
+           '  edge [arrowsize="0.7", fontname="Helvetica", fontsize="10"];']
     if data.title:  # wrapped: one long error line would make the picture huge
         wrapped = [piece for line in data.title.split("\n") for piece in (textwrap.wrap(line, 90) or [""])]
         out.append(f"  labelloc=\"t\"; label={_quote(chr(10).join(wrapped))};")

@@ -224,6 +224,35 @@ def test_names_from_notebook_globals():
     assert [n.label for n in data.by_kind("leaf")] == ["a"]
 
 
+def test_a_loop_variable_does_not_rename_the_tensor_it_last_held():
+    # Notebook 2's case: after the loop, `leaf` still points at b; b was bound first.
+    namespace = {"minigrad": minigrad, "viz": viz}
+    exec(
+        "a = minigrad.tensor(2.0, requires_grad=True)\n"
+        "b = minigrad.tensor(3.0, requires_grad=True)\n"
+        "y = a * b\n"
+        "for leaf in (a, b):\n"
+        "    pass\n"
+        "data = viz.trace(y)\n",
+        namespace,
+    )
+    assert [n.label for n in namespace["data"].by_kind("leaf")] == ["a", "b"]
+
+
+def test_a_functions_own_name_wins_over_the_modules():
+    namespace = {"minigrad": minigrad, "viz": viz}
+    exec(
+        "outer = minigrad.tensor(2.0, requires_grad=True)\n"
+        "def draw_it(t):\n"
+        "    inner = t\n"
+        "    return viz.trace((inner * 3).sum())\n"
+        "data = draw_it(outer)\n",
+        namespace,
+    )
+    # `t` and `inner` are both the function's; `t` was bound first (an argument).
+    assert [n.label for n in namespace["data"].by_kind("leaf")] == ["t"]
+
+
 def test_names_dict_overrides_variable_names():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     h = x * 2
@@ -629,3 +658,32 @@ def test_collapse_draws_each_scope_as_one_box():
     only_second = viz.trace(y, collapse="layer2", saved=False)
     assert [n.label for n in only_second.nodes] == ["y", "layer2: 2 nodes", "ExpBackward0", "MulBackward0", "x"]
     viz.forget_scopes()
+
+
+def test_a_recorded_backward_puts_each_gradient_on_its_edge():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, -1.0], requires_grad=True)
+    loss = (x * w).sum()
+    with viz.record() as run:
+        loss.backward()
+    data = viz.trace(loss, run=run)
+    grads = {(data.node(e.source).label, data.node(e.target).label): e.grad for e in data.edges if e.kind == "grad"}
+    # By hand: d loss/d loss = 1; Sum sends ones; Mul sends grad * w to x and grad * x to w.
+    assert grads == {("loss", "SumBackward0"): "1", ("SumBackward0", "MulBackward0"): "[1, 1]",
+                     ("MulBackward0", "x"): "[3, -1]", ("MulBackward0", "w"): "[1, 2]"}
+    assert [(n.label, n.grad) for n in data.by_kind("op")] == [("SumBackward0", "1"), ("MulBackward0", "[1, 1]")]
+    assert all(e.grad is None for e in viz.trace(loss).edges)  # without a recording: nothing to show
+    assert all(e.grad is None for e in viz.trace(loss, run=run, grads=False).edges)  # switched off
+
+
+def test_each_of_two_edges_into_one_leaf_carries_its_own_gradient():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    c = minigrad.tensor([10.0, 20.0])
+    loss = (x * (x * c)).sum()  # the outer Mul reaches x directly and through the inner Mul
+    with viz.record() as run:
+        loss.backward()
+    data = viz.trace(loss, run=run, saved=False)
+    into_x = sorted(e.grad for e in data.edges if data.node(e.target).label == "x")
+    # outer: grad * (x*c) = [10, 40] to x; inner: (grad * x) * c = [10, 40] to x as well.
+    assert into_x == ["[10, 40]", "[10, 40]"]
+    assert by_label(data, "x").grad == "[20, 80]"  # the two added up in .grad
