@@ -218,6 +218,7 @@ def empty(*sizes, size=None, out=None, dtype=None, layout=None, device=None, req
     minigrad.Size([2, 3])
     """
     # NB: PyTorch leaves the memory uninitialised (any values); minigrad zeros it, so runs are reproducible.
+    devices.check_options(memory_format=memory_format)
     return _filled("empty", sizes, size, 0, out, dtype, layout, device, requires_grad, pin_memory)
 
 
@@ -240,12 +241,16 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     return _filled("full", (size,), None, fill_value, out, dtype, layout, device, requires_grad, pin_memory)
 
 
-def _like(name, input, value, dtype, layout, device, requires_grad, memory_format):
-    """A new tensor with ``input``'s shape and (unless ``dtype``) dtype, filled with ``value``."""
+def _check_like_input(name, input):
     if not isinstance(input, Tensor):
         raise TypeError(messages.ARGUMENT_NOT_TENSOR.format(
             name=name, argument="input", position=1, type=type(input).__name__))
-    devices.check_options(device, layout)
+
+
+def _like(name, input, value, dtype, layout, device, requires_grad, memory_format):
+    """A new tensor with ``input``'s shape and (unless ``dtype``) dtype, filled with ``value``."""
+    _check_like_input(name, input)
+    devices.check_options(device, layout, memory_format=memory_format)
     return _finish(np.full(input._data.shape, value, dtype=input._data.dtype if dtype is None else dtype),
                    requires_grad)
 
@@ -479,12 +484,6 @@ def _random_float_dtype(dtype, kernel):
 
 def _count(shape):
     return int(np.prod(shape, dtype=np.int64))
-
-
-def _check_like_input(name, input):
-    if not isinstance(input, Tensor):
-        raise TypeError(messages.ARGUMENT_NOT_TENSOR.format(
-            name=name, argument="input", position=1, type=type(input).__name__))
 
 
 def rand(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,

@@ -127,12 +127,16 @@ class layout:  # noqa: N801  (PyTorch's class name: torch.layout)
 strided = layout("strided")
 
 
-def check_options(where=None, layout=None, pin_memory=False):
-    """The keywords every factory takes besides ``dtype``: ``device=``, ``layout=``, ``pin_memory=``.
+def check_options(where=None, layout=None, pin_memory=False, memory_format=None):
+    """The keywords factories take besides ``dtype``: ``device=``, ``layout=``, ``pin_memory=``,
+    ``memory_format=``.
 
     Raises:
-        PyTorch's errors for a GPU or pinned memory; NotImplementedError for another layout.
+        PyTorch's errors for a GPU or pinned memory; NotImplementedError for another layout
+        or a memory format (minigrad lays out new tensors in C order only).
     """
+    if memory_format is not None:
+        raise NotImplementedError("minigrad lays out new tensors in C order only; it takes no memory_format=")
     if where is not None:
         check(where)
     if layout is not None and layout is not strided:

@@ -137,6 +137,7 @@ class Tensor:
 
     def cpu(self, memory_format=None):
         """The tensor itself: it already lives on the CPU."""
+        devices.check_options(memory_format=memory_format)
         return self
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):
@@ -418,43 +419,44 @@ class Tensor:
     # --- operators: one line each; the calculus lives in minigrad/ops -------------------
     # Anything but a tensor or a number gives NotImplemented, so Python raises its own
     # TypeError ("unsupported operand type(s) for +: 'Tensor' and 'NoneType'"), as for PyTorch.
-    def __add__(self, other): return ops.add(self, other) if _is_operand(other) else NotImplemented
-    def __radd__(self, other): return ops.add(self, other) if _is_operand(other) else NotImplemented  # tensor first
-    def __sub__(self, other): return ops.sub(self, other) if _is_operand(other) else NotImplemented
-    def __rsub__(self, other): return ops.sub(other, self) if _is_operand(other) else NotImplemented
-    def __mul__(self, other): return ops.mul(self, other) if _is_operand(other) else NotImplemented
-    def __rmul__(self, other): return ops.mul(self, other) if _is_operand(other) else NotImplemented  # tensor first
-    def __truediv__(self, other): return ops.div(self, other) if _is_operand(other) else NotImplemented
-    def __rtruediv__(self, other): return ops.div(other, self) if _is_operand(other) else NotImplemented
-    def __floordiv__(self, other): return ops.floor_divide(self, other) if _is_operand(other) else NotImplemented
-    def __rfloordiv__(self, other): return ops.floor_divide(other, self) if _is_operand(other) else NotImplemented
-    def __mod__(self, other): return ops.remainder(self, other) if _is_operand(other) else NotImplemented
-    def __rmod__(self, other): return ops.remainder(other, self) if _is_operand(other) else NotImplemented
-    def __pow__(self, other): return ops.pow(self, other) if _is_operand(other) else NotImplemented
-    def __rpow__(self, other): return ops.pow(other, self) if _is_operand(other) else NotImplemented
-    def __matmul__(self, other): return ops.matmul(self, other) if _is_operand(other) else NotImplemented
-    def __rmatmul__(self, other): return ops.matmul(other, self) if _is_operand(other) else NotImplemented
+    # In __radd__ and __rmul__ the tensor stays the first operand, as in PyTorch.
+    def __add__(self, other): return ops.add(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __radd__(self, other): return ops.add(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __sub__(self, other): return ops.sub(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __rsub__(self, other): return ops.sub(other, self) if isinstance(other, _OPERANDS) else NotImplemented
+    def __mul__(self, other): return ops.mul(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __rmul__(self, other): return ops.mul(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __truediv__(self, other): return ops.div(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __rtruediv__(self, other): return ops.div(other, self) if isinstance(other, _OPERANDS) else NotImplemented
+    def __floordiv__(self, other): return ops.floor_divide(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __rfloordiv__(self, other): return ops.floor_divide(other, self) if isinstance(other, _OPERANDS) else NotImplemented
+    def __mod__(self, other): return ops.remainder(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __rmod__(self, other): return ops.remainder(other, self) if isinstance(other, _OPERANDS) else NotImplemented
+    def __pow__(self, other): return ops.pow(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __rpow__(self, other): return ops.pow(other, self) if isinstance(other, _OPERANDS) else NotImplemented
+    def __matmul__(self, other): return ops.matmul(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __rmatmul__(self, other): return ops.matmul(other, self) if isinstance(other, _OPERANDS) else NotImplemented
     def __neg__(self): return ops.neg(self)
     def __pos__(self): return self
     def __abs__(self): return ops.abs(self)
     def __invert__(self): return ops.bitwise_not(self)
-    def __and__(self, other): return ops.bitwise_and(self, other) if _is_operand(other) else NotImplemented
-    def __rand__(self, other): return ops.bitwise_and(self, other) if _is_operand(other) else NotImplemented
-    def __or__(self, other): return ops.bitwise_or(self, other) if _is_operand(other) else NotImplemented
-    def __ror__(self, other): return ops.bitwise_or(self, other) if _is_operand(other) else NotImplemented
-    def __xor__(self, other): return ops.bitwise_xor(self, other) if _is_operand(other) else NotImplemented
-    def __eq__(self, other): return ops.eq(self, other) if _is_operand(other) else NotImplemented
-    def __ne__(self, other): return ops.ne(self, other) if _is_operand(other) else NotImplemented
-    def __lt__(self, other): return ops.lt(self, other) if _is_operand(other) else NotImplemented
-    def __le__(self, other): return ops.le(self, other) if _is_operand(other) else NotImplemented
-    def __gt__(self, other): return ops.gt(self, other) if _is_operand(other) else NotImplemented
-    def __ge__(self, other): return ops.ge(self, other) if _is_operand(other) else NotImplemented
+    def __and__(self, other): return ops.bitwise_and(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __rand__(self, other): return ops.bitwise_and(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __or__(self, other): return ops.bitwise_or(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __ror__(self, other): return ops.bitwise_or(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __xor__(self, other): return ops.bitwise_xor(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __eq__(self, other): return ops.eq(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __ne__(self, other): return ops.ne(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __lt__(self, other): return ops.lt(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __le__(self, other): return ops.le(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __gt__(self, other): return ops.gt(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __ge__(self, other): return ops.ge(self, other) if isinstance(other, _OPERANDS) else NotImplemented
     def __getitem__(self, index): return ops.getitem(self, index)
     def __setitem__(self, index, value): ops.setitem_(self, index, value)
-    def __iadd__(self, other): return ops.add_(self, other) if _is_operand(other) else NotImplemented
-    def __isub__(self, other): return ops.sub_(self, other) if _is_operand(other) else NotImplemented
-    def __imul__(self, other): return ops.mul_(self, other) if _is_operand(other) else NotImplemented
-    def __itruediv__(self, other): return ops.div_(self, other) if _is_operand(other) else NotImplemented
+    def __iadd__(self, other): return ops.add_(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __isub__(self, other): return ops.sub_(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __imul__(self, other): return ops.mul_(self, other) if isinstance(other, _OPERANDS) else NotImplemented
+    def __itruediv__(self, other): return ops.div_(self, other) if isinstance(other, _OPERANDS) else NotImplemented
 
     @property
     def T(self):
@@ -466,7 +468,7 @@ class Tensor:
 
 
 from . import ops  # noqa: E402  (ops needs Tensor defined first)
-from .ops.operands import is_operand as _is_operand  # noqa: E402
+from .ops.operands import OPERAND_TYPES as _OPERANDS  # noqa: E402
 
 # Methods that are the function of the same name in ``ops`` (``t.exp()`` is ``ops.exp(t)``).
 for _name in ops.TENSOR_METHODS:

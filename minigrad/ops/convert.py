@@ -62,7 +62,7 @@ def _target(args, kwargs):
         raise _to_invalid(args, kwargs)
     non_blocking = rest.pop(0) if rest else options.pop("non_blocking", False)  # no meaning without a GPU
     copy = rest.pop(0) if rest else options.pop("copy", False)
-    options.pop("memory_format", None)  # NB: minigrad keeps one memory layout per tensor
+    devices.check_options(memory_format=options.pop("memory_format", None))
     if options or not isinstance(non_blocking, builtins.bool):
         raise _to_invalid(args, kwargs)
     return target_device, dtype, copy
