@@ -27,6 +27,7 @@ class _State(threading.local):
     saved_tensors_hooks = ()  # stack of (pack, unpack); the last is used (autograd/graph.py)
     saved_tensors_hooks_disabled = None  # the error message while disabled
     graph_task = None  # the backward pass whose tensor hooks are running (engine.py)
+    inference_mode = False
 
 
 _state = _State()
@@ -158,6 +159,26 @@ class inference_mode(no_grad):
 
     def __init__(self, mode=True):
         self.mode = not mode
+        self.inference = bool(mode)
+
+    def __enter__(self):
+        super().__enter__()
+        self._previous_inference, _state.inference_mode = _state.inference_mode, self.inference
+
+    def __exit__(self, *exc_info):
+        _state.inference_mode = self._previous_inference
+        return super().__exit__(*exc_info)
+
+
+def is_inference_mode_enabled():
+    """Return True inside ``inference_mode()``.
+
+    >>> import minigrad
+    >>> with minigrad.inference_mode():
+    ...     minigrad.is_inference_mode_enabled()
+    True
+    """
+    return _state.inference_mode
 
 
 class set_grad_enabled(_GradModeContext):

@@ -86,6 +86,14 @@ NON_LEAF_GRAD_ACCESS = (
 )
 EMPTY_INPUTS = "`inputs` argument to `backward()` cannot be empty."
 EMPTY_GRAD_INPUTS = "`inputs` argument to `grad()` cannot be empty."
+GRADIENT_NOT_TENSOR = "gradients can be either Tensors or None, but got {type}"
+BATCHED_GRAD_SHAPE_MISMATCH = (
+    "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "
+    "dimension. The sizes of the remaining dimensions are expected to match the shape of corresponding "
+    "output, but a mismatch was detected: grad_output[{index}] has a shape of {grad_shape} and "
+    "output[{index}] has a shape of {output_shape}. If you only want some tensors in `grad_output` to be "
+    "considered batched, consider using vmap."
+)
 UNUSED_INPUT = _hint(
     "The differentiated Tensor at index {index} appears to not have been used in the graph. "
     "Set allow_unused=True if this is the desired behavior.",

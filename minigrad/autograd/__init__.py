@@ -11,6 +11,7 @@ import warnings
 from .. import messages
 from ..creation import ones_like, zeros_like
 from ..engine import iter_backward
+from ..ops import stack
 from ..grad_mode import detect_anomaly, enable_grad, is_anomaly_enabled, no_grad, set_detect_anomaly, set_grad_enabled
 from ..tensor import Tensor
 from . import functional, graph
@@ -34,8 +35,11 @@ def _as_tuple(x):
     return tuple(x)
 
 
-def _make_grads(outputs, grads):
-    """One gradient per output: given ones checked for shape, implicit ones for scalars."""
+def _make_grads(outputs, grads, is_grads_batched=False):
+    """One gradient per output: given ones checked for shape, implicit ones for scalars.
+
+    With ``is_grads_batched``, each given gradient holds a batch of them along its first dimension.
+    """
     new_grads = []
     for index, (out, grad) in enumerate(zip(outputs, grads)):
         if grad is None:
@@ -44,8 +48,13 @@ def _make_grads(outputs, grads):
             new_grads.append(ones_like(out) if out.requires_grad else None)
             continue
         if not isinstance(grad, Tensor):
-            grad = Tensor._wrap(__import__("numpy").asarray(grad, dtype=out.dtype))
-        if grad.shape != out.shape:
+            raise TypeError(messages.GRADIENT_NOT_TENSOR.format(type=type(grad).__name__))
+        if is_grads_batched:
+            if grad.shape[1:] != out.shape:
+                raise RuntimeError(messages.BATCHED_GRAD_SHAPE_MISMATCH.format(
+                    index=index, grad_shape=messages.format_size(grad.shape[1:]),
+                    output_shape=messages.format_size(out.shape)))
+        elif grad.shape != out.shape:
             raise RuntimeError(messages.SHAPE_MISMATCH.format(
                 index=index, grad_shape=messages.format_size(grad.shape),
                 output_shape=messages.format_size(out.shape)))
@@ -103,9 +112,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 t.retain_grad()
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
+    checked = _make_grads(outputs, grads)
     if len(grads) != len(outputs):
         raise RuntimeError(messages.GRAD_COUNT_MISMATCH.format(tensors=len(outputs), grads=len(grads)))
-    grads = _make_grads(outputs, grads)
+    grads = checked
     _check_roots(outputs)
     if create_graph:
         warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=2)
@@ -126,6 +136,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         retain_graph: keep the saved tensors (default: ``create_graph``).
         create_graph: make the returned gradients differentiable again.
         allow_unused: return None (instead of raising) for inputs the outputs do not depend on.
+        is_grads_batched: the first dimension of each of ``grad_outputs`` is a batch of them;
+            the result gets the same batch dimension.
         materialize_grads: return zeros instead of None for them.
 
     Returns:
@@ -136,8 +148,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     >>> minigrad.autograd.grad(x ** 3, x)
     (tensor(27.),)
     """
-    if is_grads_batched:
-        raise NotImplementedError("minigrad does not implement is_grads_batched")
     if materialize_grads and allow_unused is False:
         raise ValueError(messages.ALLOW_UNUSED_WITH_MATERIALIZE)
     if allow_unused is None:
@@ -151,10 +161,13 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if any(isinstance(t, Tensor) and not t.requires_grad for t in inputs):  # (or a graph.GradientEdge)
         raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
+    checked = _make_grads(outputs, grads, is_grads_batched)
     if len(grads) != len(outputs):
         raise RuntimeError(messages.GRAD_COUNT_MISMATCH.format(tensors=len(outputs), grads=len(grads)))
-    grads = _make_grads(outputs, grads)
+    grads = checked
     _check_roots(outputs)
+    if is_grads_batched:
+        return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize_grads)
     results = [None] * len(inputs)
     steps = iter_backward(outputs, grads, retain_graph, create_graph, inputs=inputs,
                           accumulate_grad=False, record_values=bool(graph._observers))
@@ -168,3 +181,17 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
             if materialize_grads:
                 results[position] = zeros_like(inputs[position])
     return tuple(results)
+
+
+def _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize_grads):
+    """``grad`` with ``is_grads_batched``: one vector-Jacobian product per row of the batch, stacked.
+
+    NB: PyTorch computes the whole batch in one backward pass with vmap; minigrad has no
+    vmap and runs one backward pass per row (the same numbers).
+    """
+    batch = next(len(grad) for grad in grads if grad is not None)
+    rows = [grad(outputs, inputs, [None if g is None else g[row] for g in grads],
+                 retain_graph=retain_graph or row < batch - 1, create_graph=create_graph,
+                 allow_unused=allow_unused, materialize_grads=materialize_grads)
+            for row in range(batch)]
+    return tuple(None if rows[0][j] is None else stack([r[j] for r in rows]) for j in range(len(inputs)))
