@@ -548,10 +548,10 @@ def feedback_notebook(report, graded):
 
 
 def write_html(nb, path):
-    """Writes a notebook as one HTML page (nbconvert's default template)."""
-    from nbconvert import HTMLExporter
+    """Writes a notebook as one HTML page that needs no network (math drawn in; see offline_html.py)."""
+    from .offline_html import to_html
 
-    body, _ = HTMLExporter().from_notebook_node(nb)
+    body, _ = to_html(nb)
     Path(path).write_text(body, encoding="utf-8")
 
 
