@@ -16,9 +16,14 @@ from ..grad_mode import _state
 from ..tensor import Tensor
 
 
+#: What an arithmetic op accepts: tensors, Python and NumPy numbers, NumPy arrays. Concrete types
+#: first: isinstance stops at the first match, and the ABC check (numbers.Number) costs more.
+OPERAND_TYPES = (Tensor, float, int, np.generic, np.ndarray, numbers.Number)
+
+
 def is_operand(value):
-    """True for what an arithmetic op accepts: tensors, Python and NumPy numbers, NumPy arrays."""
-    return isinstance(value, (Tensor, numbers.Number, np.generic, np.ndarray))
+    """True for what an arithmetic op accepts (``OPERAND_TYPES``)."""
+    return isinstance(value, OPERAND_TYPES)
 
 
 def check_operand(op_name, value):

@@ -408,14 +408,15 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
 
 
 @numpy_names
-def _spread_args(dim, unbiased, correction):
+def _spread_args(op, dim, unbiased, correction):
     """``(dim, correction)`` from var/std's two spellings: ``unbiased=`` (old) or ``correction=``."""
     if isinstance(dim, bool):  # the var(unbiased) positional form
         dim, unbiased = None, dim
     if correction is None:
         correction = 1 if unbiased in (None, True) else 0
     elif unbiased is not None:
-        raise RuntimeError("Cannot pass both correction and unbiased arguments")  # NB: PyTorch's parser words it otherwise
+        # NB: PyTorch's message goes on to list every signature it accepts; minigrad's stops here.
+        raise TypeError(f"{op}() received an invalid combination of arguments - got (correction=int, unbiased=bool, )")
     return dim, correction
 
 
@@ -427,7 +428,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     >>> minigrad.tensor([1.0, 2.0, 3.0, 4.0]).var(correction=0)
     tensor(1.2500)
     """
-    dim, correction = _spread_args(dim, unbiased, correction)
+    dim, correction = _spread_args("var", dim, unbiased, correction)
     _needs_float("var", input)
     return Var.apply(input, dim=_axes(dim, input), correction=correction, keepdim=keepdim)
 
@@ -440,7 +441,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     >>> minigrad.tensor([[1.0, 3.0], [2.0, 2.0]]).std(dim=1)
     tensor([1.4142, 0.0000])
     """
-    dim, correction = _spread_args(dim, unbiased, correction)
+    dim, correction = _spread_args("std", dim, unbiased, correction)
     _needs_float("std", input)
     return Std.apply(input, dim=_axes(dim, input), correction=correction, keepdim=keepdim)
 
@@ -453,7 +454,7 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     >>> minigrad.var_mean(minigrad.tensor([1.0, 2.0, 3.0]))
     (tensor(1.), tensor(2.))
     """
-    dim, correction = _spread_args(dim, unbiased, correction)
+    dim, correction = _spread_args("var_mean", dim, unbiased, correction)
     _needs_float("var_mean", input)
     return apply_with_outputs(VarMean, [input], dim=_axes(dim, input), correction=correction, keepdim=keepdim)
 
@@ -461,7 +462,7 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 @numpy_names
 def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(std, mean)`` in one op (one node, two outputs: ``StdMeanBackward0``)."""
-    dim, correction = _spread_args(dim, unbiased, correction)
+    dim, correction = _spread_args("std_mean", dim, unbiased, correction)
     _needs_float("std_mean", input)
     return apply_with_outputs(StdMean, [input], dim=_axes(dim, input), correction=correction, keepdim=keepdim)
 
