@@ -6,6 +6,7 @@ exactly the rows its graph uses, so the legend can never disagree with the
 drawing.
 """
 
+import functools
 import textwrap
 
 from .graph import GraphData
@@ -82,7 +83,13 @@ def _quote(text):
 
 
 def _attrs(attributes):
-    return ", ".join(f"{key}={_quote(value)}" for key, value in sorted(attributes.items()))
+    return _attrs_of(tuple(sorted(attributes.items())))
+
+
+@functools.lru_cache(maxsize=256)
+def _attrs_of(items):
+    # Cached: a big graph repeats a few edge styles tens of thousands of times.
+    return ", ".join(f"{key}={_quote(value)}" for key, value in items)
 
 
 def node_attributes(node):

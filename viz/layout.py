@@ -47,14 +47,19 @@ class Layout:
     """
 
     def __init__(self, svg):
-        # Literal text, or a hole: ("class", id, what the layout had) / ("text", id, line number, what it had).
+        # Literal text, or a hole: ("class", box id, what the layout had) / ("text", box or edge id,
+        # line number, what it had). Box ids are base ids: every copy of a shared leaf looks the same.
         self.pieces = []
         position = 0
         for group in _GROUP.finditer(svg):
             group_id, kind = group["id"], group["class"].split()[0]
             self.pieces.append(svg[position:group.start()])
             self.pieces.append(f'<g id="{group_id}" class="')
-            self.pieces.append(("class", group_id, group["class"]) if kind == "node" else group["class"])
+            if kind == "node":
+                group_id = base_id(group_id)
+                self.pieces.append(("class", group_id, group["class"]))
+            else:
+                self.pieces.append(group["class"])
             self.pieces.append('">')
             body, at, line = group["body"], 0, 0
             for text in _TEXT.finditer(body):
@@ -79,16 +84,16 @@ class Layout:
         """
         out = []
         for piece in self.pieces:
-            if isinstance(piece, str):
+            if piece.__class__ is str:
                 out.append(piece)
             elif piece[0] == "class":
-                look = nodes.get(base_id(piece[1]))
+                look = nodes.get(piece[1])
                 out.append(piece[2] if look is None else "node " + look[0])
             elif piece[1] in edges:
-                out.append(html.escape(edges[piece[1]]) if piece[2] == 0 else "")
-            elif base_id(piece[1]) in nodes:
-                lines = nodes[base_id(piece[1])][1]
-                out.append(html.escape(lines[piece[2]]) if piece[2] < len(lines) else "")
+                out.append(html.escape(edges[piece[1]], quote=False) if piece[2] == 0 else "")
+            elif piece[1] in nodes:
+                lines = nodes[piece[1]][1]
+                out.append(html.escape(lines[piece[2]], quote=False) if piece[2] < len(lines) else "")
             else:
                 out.append(piece[3])
         return "".join(out)

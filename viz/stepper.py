@@ -187,6 +187,7 @@ class Stepper:
 
         self.accumulations = [self._accumulations(step, retained) for step in self.steps]
         self._freed_at = self._freeing()  # [(frame, node, names)], frames increasing
+        self._freed_frames = [frame for frame, _, _ in self._freed_at]
         frames = len(self.steps) + 1
         self.pending = _PerFrame(frames, self._pending_at)
         self.freed = _PerFrame(frames, self._freed_until)
@@ -249,9 +250,12 @@ class Stepper:
                 found.append((k, step.node, names))
         return found
 
+    def _freed_count(self, k):
+        """How many nodes a ``retain_graph=False`` backward has freed by frame ``k``."""
+        return bisect.bisect_right(self._freed_frames, k)
+
     def _freed_until(self, k):
-        count = bisect.bisect_right([frame for frame, _, _ in self._freed_at], k)
-        return [(fn, names) for _, fn, names in self._freed_at[:count]]
+        return [(fn, names) for _, fn, names in self._freed_at[:self._freed_count(k)]]
 
     def _pending_at(self, k):
         counts = dict(self._first_pending)
@@ -454,7 +458,7 @@ class Stepper:
         waiting = [step.node for step in self.steps[k:k + PANEL_LINES + 1] if step.node in now]
         if not waiting:
             return ["dependencies: every node has run"]
-        left = sum(1 for step in self.steps[k:] if step.node in now) if len(waiting) > PANEL_LINES else len(waiting)
+        left = len(self.steps) - k if len(waiting) > PANEL_LINES else len(waiting)  # each step's node is counted
         if left > PANEL_LINES:
             changed = [fn for fn in before if self._step_of.get(fn, -1) >= k and fn not in waiting]
             waiting = sorted(changed, key=self._step_of.get) + waiting[:PANEL_LINES // 2]
@@ -470,14 +474,13 @@ class Stepper:
     def _freed_lines(self, k):
         if self.retain_graph:
             return ["freed: nothing (retain_graph=True keeps the saved tensors)"]
-        freed = self._freed_until(k)
-        if not freed:
+        count = self._freed_count(k)
+        if not count:
             return ["freed so far: nothing yet"]
         lines = ["freed so far by retain_graph=False (only shown: your graph keeps them):"]
-        if len(freed) > PANEL_LINES:
-            lines.append(f"  ... {len(freed) - PANEL_LINES} earlier nodes")
-            freed = freed[-PANEL_LINES:]
-        for fn, names in freed:
+        if count > PANEL_LINES:
+            lines.append(f"  ... {count - PANEL_LINES} earlier nodes")
+        for _, fn, names in self._freed_at[max(0, count - PANEL_LINES):count]:
             lines.append(f"  {self._name(fn)}: " + ", ".join(f"_saved_{n}" for n in names))
         return lines
 
