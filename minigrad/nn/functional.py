@@ -11,6 +11,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, messages, ops
+from ..grad_mode import is_grad_enabled
 from ..ops.inplace import _in_place
 from ..ops.nn import (
     BinaryCrossEntropy, BinaryCrossEntropyWithLogits, Elu, Embedding, Gelu, HuberLoss, LeakyRelu, MseLoss,
@@ -276,6 +277,14 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     return HuberLoss.apply(*_broadcast_pair(input, target), reduction=reduction, delta=delta)
 
 
+def _check_not_differentiable(function, arguments):
+    """PyTorch's refusal of a weight that requires grad where its kernel has no gradient for it."""
+    for name, value in arguments.items():
+        if value is not None and value.requires_grad and is_grad_enabled():
+            raise RuntimeError(f"The function '{function}' is not differentiable with respect to argument "
+                               f"'{name}'. This input cannot have requires_grad True.")
+
+
 def _expanded_array(weight, shape, dtype):
     """A class or element weight as a NumPy array of ``shape`` (None stays None)."""
     if weight is None:
@@ -315,6 +324,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
                          f"input size ({messages.format_size(input.shape)}) is deprecated. Please ensure they "
                          "have the same size.")
     _check_same_dtype(input, target)
+    _check_not_differentiable("binary_cross_entropy", {"weight": weight})
     x = input._data
     if ((x < 0) | (x > 1)).any():  # NaN passes, as in PyTorch
         raise RuntimeError("all elements of input should be between 0 and 1")
@@ -355,6 +365,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            f"output type {dtypes.SCALAR_TYPE_NAMES[target.dtype]}")
     if target.dtype != input.dtype:
         target = target.to(input.dtype)
+    _check_not_differentiable("binary_cross_entropy_with_logits", {"weight": weight, "pos_weight": pos_weight})
     return BinaryCrossEntropyWithLogits.apply(
         input, target, weight=_expanded_array(weight, input.shape, input.dtype),
         pos_weight=_expanded_array(pos_weight, input.shape, input.dtype), reduction=reduction)
@@ -399,6 +410,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         target = Tensor._wrap(np.asarray(target))
     if input.ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
+    _check_not_differentiable("nll_loss_forward", {"weight": weight})
     if input.ndim != 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0] if target.ndim else 1}).")

@@ -214,3 +214,12 @@ DataLoader(range(5), batch_size=None, drop_last=True)
 
 # %% collating samples of different sizes
 next(iter(DataLoader([torch.ones(2), torch.ones(3)], batch_size=2)))
+
+# %% a class weight that requires grad in cross_entropy
+F.cross_entropy(logits, torch.tensor([0, 1]), weight=torch.ones(3, requires_grad=True))
+
+# %% a weight that requires grad in binary_cross_entropy
+F.binary_cross_entropy(torch.tensor([0.5, 0.2]), torch.tensor([1.0, 0.0]), weight=torch.ones(2, requires_grad=True))
+
+# %% a pos_weight that requires grad in binary_cross_entropy_with_logits
+F.binary_cross_entropy_with_logits(torch.tensor([0.5]), torch.tensor([1.0]), pos_weight=torch.ones(1, requires_grad=True))
