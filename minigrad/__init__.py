@@ -20,7 +20,8 @@ from .dtypes import bool_ as bool
 from .dtypes import double, float, float16, float32, float64, half, int32, int64, long
 from .dtypes import int32 as int  # noqa: A001  (PyTorch's name; the builtin stays builtins.int)
 from .dtypes import (
-    cdouble, cfloat, complex64, complex128, dtype, get_default_dtype, int8, int16, set_default_dtype, short, uint8,
+    cdouble, cfloat, complex64, complex128, dtype, finfo, get_default_dtype, iinfo, int8, int16, set_default_dtype, short,
+    uint8,
 )
 from .devices import device, layout, strided
 from .compare import allclose, equal, isclose
@@ -42,6 +43,10 @@ from .ops import (  # the ops surface of issue #8
     unbind, var_mean,
 )
 from .ops import argwhere, bincount, count_nonzero, nonzero, unflatten, unique
+from .ops import (
+    addcdiv, addcmul, atleast_1d, atleast_2d, broadcast_to, cumprod, diff, fmod, hstack, logaddexp, logit, meshgrid,
+    moveaxis, movedim, negative, positive, swapaxes, tril_indices, triu_indices, true_divide, vstack, xlogy,
+)
 from .ops import abs_, exp_, relu_, sigmoid_, sqrt_, tanh_  # PyTorch's torch.exp_(x) ... (the common ones)
 from .printing import set_printoptions
 from .size import Size

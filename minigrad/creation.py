@@ -1,7 +1,7 @@
 """Making tensors: from data, filled, ranges, and random (PyTorch's numbers for the same seed).
 
 Every factory takes PyTorch's keywords: ``dtype=``, ``requires_grad=``, and the ones about where
-the memory lives (``device=``, ``layout=``, ``pin_memory=``), which ``device.check_options``
+the memory lives (``device=``, ``layout=``, ``pin_memory=``), which ``devices.check_options``
 reads: minigrad keeps every tensor in a NumPy array on the CPU.
 """
 
@@ -10,8 +10,7 @@ import warnings
 
 import numpy as np
 
-from . import devices
-from . import dtypes, messages, random
+from . import devices, dtypes, messages, random
 from .tensor import Tensor
 
 
@@ -46,7 +45,7 @@ def _array_from_data(data, dtype):
         array = np.array(data)
     except (ValueError, OverflowError):
         array = None  # ragged, or an int too large: let _check_data name the problem
-    if array is None or array.dtype.kind in "OUSV" or isinstance(data, (str, bytes)):
+    if array is None or array.dtype.kind in "OUSV":  # objects, strings, bytes: not numbers
         _check_data(data)
         raise TypeError(messages.INVALID_DATA_TYPE.format(type=type(data).__name__))
     if array.dtype.kind == "u":  # NumPy's choice for an int beyond int64

@@ -13,6 +13,8 @@ brings a higher category (bool < integer < floating point) than the tensors
 that have dimensions.
 """
 
+import builtins
+
 import numpy as np
 
 
@@ -240,3 +242,48 @@ def result_type(*operands):
             # Python number then takes that category's default dtype.
             result = weaker
     return of(result)
+
+
+class finfo:  # noqa: N801  (PyTorch's name: torch.finfo)
+    """The limits of a floating-point dtype (default: the default dtype), as PyTorch's ``torch.finfo``.
+
+    >>> import minigrad
+    >>> minigrad.finfo(minigrad.float32).eps
+    1.1920928955078125e-07
+    """
+
+    def __init__(self, type=None):  # noqa: A002  (PyTorch's argument name)
+        type = default_float if type is None else type
+        if not type.is_floating_point:
+            raise TypeError("minigrad.finfo() requires a floating point input type. "
+                            "Use minigrad.iinfo to handle 'minigrad.finfo'")
+        info = np.finfo(type.dtype)
+        self.bits, self.dtype = info.bits, type._name
+        self.eps, self.max, self.min = builtins.float(info.eps), builtins.float(info.max), builtins.float(info.min)
+        self.tiny = self.smallest_normal = builtins.float(info.smallest_normal)
+        self.resolution = 10.0 ** -info.precision  # in double, as PyTorch (NumPy rounds it to the dtype)
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
+
+
+class iinfo:  # noqa: N801  (PyTorch's name: torch.iinfo)
+    """The limits of an integer dtype, as PyTorch's ``torch.iinfo``.
+
+    >>> import minigrad
+    >>> minigrad.iinfo(minigrad.int32).max
+    2147483647
+    """
+
+    def __init__(self, type):  # noqa: A002  (PyTorch's argument name)
+        if type.kind == "b":
+            raise TypeError("minigrad.bool is not supported by minigrad.iinfo")
+        if type.kind not in "iu":
+            raise TypeError("minigrad.iinfo() requires an integer input type. "
+                            "Use minigrad.finfo to handle 'minigrad.iinfo'")
+        info = np.iinfo(type.dtype)
+        self.bits, self.max, self.min, self.dtype = info.bits, builtins.int(info.max), builtins.int(info.min), type._name
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"

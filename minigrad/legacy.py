@@ -13,7 +13,8 @@ import warnings
 
 import numpy as np
 
-from . import dtypes, messages
+from . import devices, dtypes, messages
+from .creation import _array_from_data, _shape
 from .size import Size
 from .tensor import Tensor
 
@@ -37,9 +38,6 @@ def new(dtype, args, kwargs):
     ``()`` is an empty tensor; numbers (or one ``Size``) are a shape, left zero; a sequence or a
     NumPy array is data; a Tensor is returned as it is when its dtype fits.
     """
-    from . import devices
-    from .creation import _array_from_data, _shape
-
     if set(kwargs) - {"device"}:
         raise _signature_error(args, kwargs)
     devices.check_options(kwargs.get("device"))

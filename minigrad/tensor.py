@@ -116,6 +116,12 @@ class Tensor:
         return self.to(type_named(dtype))
 
     # --- new tensors like this one, and comparing (creation.py, compare.py) ---------------
+    def new(self, *args, **kwargs):
+        """The legacy ``x.new(2, 3)`` / ``x.new(data)``: ``Tensor(...)`` in this tensor's dtype."""
+        from .legacy import new
+
+        return new(self.dtype, args, kwargs)
+
     def new_tensor(self, data, **kwargs): return creation.new_tensor(self, data, **kwargs)
     def new_zeros(self, *size, **kwargs): return creation.new_zeros(self, *size, **kwargs)
     def new_ones(self, *size, **kwargs): return creation.new_ones(self, *size, **kwargs)

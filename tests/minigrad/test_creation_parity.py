@@ -385,3 +385,30 @@ def test_comparisons_refuse_what_pytorch_refuses(call, torch):
 def test_constants_are_pythons_floats(torch):
     assert (minigrad.pi, minigrad.e, minigrad.inf) == (torch.pi, torch.e, torch.inf)
     assert np.isnan(minigrad.nan) and type(minigrad.pi) is float
+
+
+@pytest.mark.parametrize("name", ["float16", "float32", "float64"])
+def test_finfo_is_pytorchs(name, torch):
+    mine, theirs = minigrad.finfo(getattr(minigrad, name)), torch.finfo(getattr(torch, name))
+    assert repr(mine) == repr(theirs)
+    assert (mine.eps, mine.max, mine.min, mine.tiny, mine.bits) == (theirs.eps, theirs.max, theirs.min, theirs.tiny,
+                                                                     theirs.bits)
+
+
+@pytest.mark.parametrize("name", ["uint8", "int8", "int16", "int32", "int64"])
+def test_iinfo_is_pytorchs(name, torch):
+    mine, theirs = minigrad.iinfo(getattr(minigrad, name)), torch.iinfo(getattr(torch, name))
+    assert (repr(mine), mine.max, mine.min, mine.bits) == (repr(theirs), theirs.max, theirs.min, theirs.bits)
+
+
+def test_finfo_and_iinfo_refuse_the_other_kind(torch):
+    assert_same_error(lambda lib: lib.finfo(lib.int32), torch, expect_hint=False)
+    assert_same_error(lambda lib: lib.iinfo(lib.float32), torch, expect_hint=False)
+    assert_same_error(lambda lib: lib.iinfo(lib.bool), torch, expect_hint=False)
+
+
+def test_legacy_new_method_uses_the_tensors_dtype(torch):
+    for make in (lambda lib: lib.ones(2).new([1, 2]), lambda lib: lib.ones(1).long().new([1.5]),
+                 lambda lib: lib.ones(1, dtype=lib.float64).new(2)):
+        mine, theirs = make(minigrad), make(torch)
+        assert (repr(mine.dtype), mine.shape) == (in_minigrad_words(repr(theirs.dtype)), tuple(theirs.shape))

@@ -79,3 +79,16 @@ p.grad = torch.ones(3)
 print(p.grad)
 p.grad = None
 print(p.grad)
+
+# %% x.new(...) and the limits of each dtype
+base = torch.ones(2, 3)
+print(base.new(2, 2).shape, base.new([1, 2]), base.long().new([1.5]))
+print(torch.finfo(torch.float32).eps, torch.finfo(torch.float64).eps, torch.finfo().max)
+print(torch.finfo(torch.float16), torch.finfo(torch.float32).tiny)
+print(torch.iinfo(torch.int32).max, torch.iinfo(torch.uint8), torch.iinfo(torch.int64).min)
+
+# %% finfo of an integer type
+torch.finfo(torch.int32)
+
+# %% iinfo of bool
+torch.iinfo(torch.bool)
