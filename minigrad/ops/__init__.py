@@ -36,6 +36,11 @@ from .shape import (
     tensor_split, tile, topk, trace, tril, triu, unbind, unflatten,
 )
 from .shape import argwhere, bincount, count_nonzero, nonzero, unique
+from .elementwise import addcdiv, addcmul, fmod, logaddexp, logit, negative, positive, true_divide, xlogy
+from .reduce import cumprod
+from .shape import (
+    atleast_1d, atleast_2d, broadcast_to, diff, hstack, meshgrid, moveaxis, movedim, tril_indices, triu_indices, vstack,
+)
 
 #: Functions that are also Tensor methods (``t.exp()`` is ``exp(t)``).
 TENSOR_METHODS = (
@@ -59,4 +64,6 @@ TENSOR_METHODS = (
     "acos_", "atan_", "abs_", "neg_", "sign_", "square_", "reciprocal_", "log1p_", "expm1_", "exp2_", "log2_", "log10_",
     "floor_", "ceil_", "round_", "trunc_", "frac_", "pow_", "atan2_", "hypot_", "remainder_", "lerp_", "clamp_min_",
     "clamp_max_", "clip_", "masked_fill_", "unique", "nonzero", "argwhere", "count_nonzero", "bincount",
+    "addcdiv", "addcmul", "fmod", "logaddexp", "logit", "negative", "positive", "true_divide", "xlogy", "cumprod",
+    "diff", "moveaxis", "movedim", "broadcast_to",
 )

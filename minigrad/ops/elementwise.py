@@ -767,6 +767,127 @@ class ClampTensor(Node):
         return where(to_x, grad, zero), where(to_lo, grad, zero), where(to_hi, grad, zero)
 
 
+class DivRounded(Node):
+    """z = floor(x / y) or trunc(x / y) (``div(..., rounding_mode=)``)        grad_x = grad_y = 0 (a step function)"""
+
+    may_warn = True
+
+    saves = ("self", "other")
+    saved_params = ("rounding_mode",)
+
+    def name(self):
+        return "DivBackward2"
+
+    def forward(self, x, y, rounding_mode):
+        self.rounding_mode = rounding_mode
+        if x.dtype.kind in "iub":
+            quotient = np.floor_divide(x, y)
+            if rounding_mode == "trunc":  # floor and trunc differ where the exact quotient is negative
+                quotient = np.where((quotient < 0) & (quotient * y != x), quotient + 1, quotient)
+            return quotient.astype(x.dtype, copy=False)
+        return (np.floor if rounding_mode == "floor" else np.trunc)(x / y)
+
+    def backward(self, grad):
+        return grad * 0, grad * 0
+
+
+class Fmod(Node):
+    """z = x - trunc(x / c) * c for a number c (C's fmod: the sign of x)        grad_x = grad"""
+
+    may_warn = True
+
+    def forward(self, x, other):
+        self.other = other
+        return np.fmod(x, other)
+
+    def backward(self, grad):
+        return grad
+
+
+class Logit(Node):
+    """z = log(x / (1 - x))        grad_x = grad / (x * (1 - x))"""
+
+    may_warn = True
+
+    saves = ("self",)
+
+    def forward(self, x):
+        self.eps = None
+        return np.log(x / (1 - x))
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad / (x * (1 - x))
+
+
+class Xlogy(Node):
+    """z = x * log(y) (0 where x == 0)        grad_x = grad * log(y) (0 where x == 0),  grad_y = grad * x / y"""
+
+    may_warn = True
+
+    saves = ("self", "other")
+
+    def forward(self, x, y):
+        return np.where(x == 0, 0, x * np.log(np.where(x == 0, 1, y))).astype(x.dtype, copy=False)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        zero = Tensor._wrap((x._data != 0).astype(grad._data.dtype))
+        return (grad * log(y) * zero if self.needs_input_grad[0] else None,
+                grad * x / y if self.needs_input_grad[1] else None)
+
+
+class Logaddexp(Node):
+    """z = log(exp(x) + exp(y))        grad_x = grad * sigmoid(x - y),  grad_y = grad * sigmoid(y - x)"""
+
+    may_warn = True
+
+    saves = ("self", "other")
+
+    def forward(self, x, y):
+        return np.logaddexp(x, y)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        return grad * sigmoid(x - y), grad * sigmoid(y - x)
+
+
+class Addcmul(Node):
+    """z = x + value * t1 * t2        grad_x = grad,  grad_t1 = grad * value * t2,  grad_t2 = grad * value * t1"""
+
+    saves = ("tensor1", "tensor2")
+    input_names = ("self", "tensor1", "tensor2")
+    saved_params = ("value",)
+
+    def forward(self, x, t1, t2, value=1):
+        self.value = value
+        return x + value * t1 * t2
+
+    def backward(self, grad):
+        t1, t2 = self.saved_tensors
+        scaled = grad * self.value if self.value != 1 else grad
+        return grad, scaled * t2, scaled * t1
+
+
+class Addcdiv(Node):
+    """z = x + value * t1 / t2        grad_x = grad,  grad_t1 = grad * value / t2,  grad_t2 = -grad * value * t1 / t2**2"""
+
+    may_warn = True
+
+    saves = ("tensor1", "tensor2")
+    input_names = ("self", "tensor1", "tensor2")
+    saved_params = ("value",)
+
+    def forward(self, x, t1, t2, value=1):
+        self.value = value
+        return x + value * t1 / t2
+
+    def backward(self, grad):
+        t1, t2 = self.saved_tensors
+        scaled = grad * self.value if self.value != 1 else grad
+        return grad, scaled / t2, -scaled * t1 / (t2 * t2)
+
+
 # --- the functions users call -------------------------------------------------------------
 def add(input, other, *, alpha=1):
     """Elementwise ``input + alpha * other``, with broadcasting.
@@ -801,7 +922,12 @@ def mul(input, other):
 def div(input, other, *, rounding_mode=None):
     """Elementwise true division (integers give the default float dtype)."""
     if rounding_mode is not None:
-        raise NotImplementedError("minigrad supports div(rounding_mode=None) only")
+        if rounding_mode not in ("floor", "trunc"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
+        a, b = promote(input, other, "div")
+        _no_integer_division_by_zero(b)
+        return _binary(DivRounded, a, b, rounding_mode=rounding_mode)
     a, b = promote(input, other, "div")
     if not dtypes.is_floating(a.dtype):
         a, b = a.to(dtypes.default_float), b.to(dtypes.default_float)
@@ -1158,3 +1284,59 @@ def any(input, dim=None, keepdim=False):
     """True where some element (over ``dim``) is nonzero; a bool tensor."""
     axes = normalize_dim(dim, input.ndim) if input.ndim else None
     return Tensor._wrap(np.asarray(np.any(input._data, axis=axes, keepdims=keepdim)))
+
+
+
+# --- more of PyTorch's elementwise functions -----------------------------------------------------
+logit = _float_unary(Logit)
+
+
+def fmod(input, other):
+    """C's remainder: ``x - trunc(x / other) * other``, with the sign of ``x`` (``%`` has the divisor's)."""
+    if isinstance(other, Tensor):
+        raise NotImplementedError("minigrad's fmod takes a number as other, not a tensor")
+    check_operand("fmod", other)
+    a, b = promote(input, other, "fmod")
+    _no_integer_division_by_zero(b)
+    return Fmod.apply(a, other=b._data)
+
+
+def true_divide(input, other):
+    """``div(input, other)``: true division, whatever the dtypes."""
+    return div(input, other)
+
+
+def xlogy(input, other):
+    """``input * log(other)``, taken as 0 where ``input`` is 0 (the convention entropy sums need)."""
+    return _binary(Xlogy, *_as_floats(input, other, "xlogy"))
+
+
+def logaddexp(input, other):
+    """``log(exp(input) + exp(other))`` without overflow."""
+    return _binary(Logaddexp, *_as_floats(input, other, "logaddexp"))
+
+
+def addcmul(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 * tensor2`` in one node (``AddcmulBackward0``)."""
+    try:
+        np.broadcast_shapes(input.shape, tensor1.shape, tensor2.shape)
+    except ValueError:
+        raise broadcast_error(tensor1.shape, tensor2.shape) from None
+    return Addcmul.apply(input, tensor1, tensor2, value=value)
+
+
+def addcdiv(input, tensor1, tensor2, *, value=1):
+    """``input + value * tensor1 / tensor2`` in one node (``AddcdivBackward0``)."""
+    try:
+        np.broadcast_shapes(input.shape, tensor1.shape, tensor2.shape)
+    except ValueError:
+        raise broadcast_error(tensor1.shape, tensor2.shape) from None
+    return Addcdiv.apply(input, tensor1, tensor2, value=value)
+
+
+def positive(input):
+    """``+input``: the tensor itself."""
+    return input
+
+
+negative = neg

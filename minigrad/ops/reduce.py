@@ -358,6 +358,34 @@ class Cumsum(Node):
         return grad.flip(self.dim).cumsum(self.dim).flip(self.dim)
 
 
+class Cumprod(Node):
+    """z_i = x_0 * ... * x_i along dim
+
+    grad_x_i = sum over j >= i of grad_j * z_j / x_i (a reversed cumsum); NB: where an x is 0 the
+    products of the others are computed directly, as constants (no second derivative there).
+    """
+
+    saves = ("self", "result")
+    saved_params = ("dim",)
+
+    def forward(self, x, dim):
+        self.dim = dim
+        return np.cumprod(x, axis=dim)
+
+    def backward(self, grad):
+        x, z = self.saved_tensors
+        if not (x._data == 0).any():
+            return (grad * z).flip(self.dim).cumsum(self.dim).flip(self.dim) / x
+        g, values = np.moveaxis(grad._data, self.dim, -1), np.moveaxis(x._data, self.dim, -1)
+        out = np.zeros_like(values)
+        n = values.shape[-1]
+        for i in range(n):  # d z_j / d x_i = product of x_0..x_j without x_i, for j >= i
+            others = values.copy()
+            others[..., i] = 1
+            out[..., i] = np.sum(g[..., i:] * np.cumprod(others, axis=-1)[..., i:], axis=-1)
+        return Tensor._wrap(np.moveaxis(out, -1, self.dim))
+
+
 def _count(shape, axes):
     """How many elements a reduction over ``axes`` combines into one."""
     return int(np.prod(shape)) if axes is None else int(np.prod([shape[a] for a in axes]))
@@ -587,3 +615,22 @@ def norm(input, p="fro", dim=None, keepdim=False):
     ord = 2 if p in ("fro", None) else p
     _needs_float("linalg.vector_norm", input)
     return Norm.apply(input, ord=ord, dim=_axes(dim, input), keepdim=keepdim)
+
+
+
+@numpy_names
+def cumprod(input, dim, *, dtype=None):
+    """Running products along ``dim``: ``z_i = x_0 * ... * x_i``.
+
+    >>> import minigrad
+    >>> minigrad.tensor([1.0, 2.0, 3.0]).cumprod(0)
+    tensor([1., 2., 6.])
+    """
+    if dtype is not None:
+        input = input.to(dtype)
+    elif input.dtype.kind in "bi":
+        input = input.long()
+    (axis,) = normalize_dim(int_argument("cumprod", "dim", dim), input.ndim)
+    if input.ndim == 0:
+        return Cumprod.apply(input.reshape(1), dim=0).reshape(())
+    return Cumprod.apply(input, dim=axis)

@@ -1212,3 +1212,80 @@ def bincount(input, weights=None, minlength=0):
     w = None if weights is None else weights._data
     counts = np.bincount(input._data, weights=w, minlength=minlength)
     return Tensor._wrap(counts if w is not None else counts.astype(np.int64))
+
+
+
+# --- NumPy-style arrangements, built from the ops above (so recorded as PyTorch records them) -------
+def movedim(input, source, destination):
+    """Move dims ``source`` to positions ``destination``, keeping the others in order (a permute)."""
+    sources = [_dim(d, input) for d in ((source,) if isinstance(source, int) else source)]
+    targets = [_dim(d, input) for d in ((destination,) if isinstance(destination, int) else destination)]
+    order = [d for d in range(input.ndim) if d not in sources]
+    for target, src in sorted(zip(targets, sources)):
+        order.insert(target, src)
+    return permute(input, order)
+
+
+moveaxis = movedim
+
+
+def broadcast_to(input, size):
+    """``input.expand(size)``."""
+    return expand(input, size)
+
+
+def atleast_1d(input):
+    return input.reshape(1) if input.ndim == 0 else input
+
+
+def atleast_2d(input):
+    return input.reshape(1, -1) if input.ndim < 2 else input
+
+
+def vstack(tensors):
+    """Stack rows: 1-D tensors become rows, then ``cat(dim=0)``."""
+    return cat([atleast_2d(t) for t in tensors], 0)
+
+
+def hstack(tensors):
+    """Join side by side: ``cat(dim=1)``, or ``dim=0`` for 1-D tensors."""
+    tensors = [atleast_1d(t) for t in tensors]
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def meshgrid(*tensors, indexing="ij"):
+    """Grids of coordinates from 1-D tensors: each expanded along the other dims (``indexing='ij'`` or ``'xy'``)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tuple(tensors[0])
+    if indexing not in ("ij", "xy"):
+        raise RuntimeError(f"torch.meshgrid: indexing must be one of \"xy\" or \"ij\", but received: {indexing}")
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:
+        tensors = (tensors[1], tensors[0]) + tuple(tensors[2:])
+    shape = tuple(t.numel() for t in tensors)
+    grids = [t.reshape([-1 if i == k else 1 for i in range(len(tensors))]).expand(shape)
+             for k, t in enumerate(tensors)]
+    if swap:  # 'xy': the first two inputs' roles exchanged (rows follow the second input)
+        grids[0], grids[1] = grids[1], grids[0]
+    return tuple(grids)
+
+
+def diff(input, n=1, dim=-1):
+    """Differences of neighbours along ``dim``: ``x[1:] - x[:-1]``, ``n`` times."""
+    axis = _dim(dim, input)
+    for _ in range(n):
+        size = input.shape[axis]
+        input = narrow(input, axis, 1, size - 1) - narrow(input, axis, 0, size - 1)
+    return input
+
+
+def tril_indices(row, col, offset=0, *, dtype=None):
+    """The ``(2, N)`` indices of the lower triangle of a ``row x col`` matrix."""
+    rows, cols = np.tril_indices(row, offset, col)
+    return Tensor._wrap(np.stack([rows, cols]).astype(np.int64 if dtype is None else dtype))
+
+
+def triu_indices(row, col, offset=0, *, dtype=None):
+    """The ``(2, N)`` indices of the upper triangle of a ``row x col`` matrix."""
+    rows, cols = np.triu_indices(row, offset, col)
+    return Tensor._wrap(np.stack([rows, cols]).astype(np.int64 if dtype is None else dtype))

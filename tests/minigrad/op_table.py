@@ -262,6 +262,11 @@ def _inplace_unary(method, *args):
 
     return fn
 
+
+def _meshgrid_product(lib, x, y):
+    rows, cols = lib.meshgrid(x, y, indexing="ij")
+    return rows * cols
+
 C = OpCase
 
 # --- the table ---------------------------------------------------------------------------
@@ -626,4 +631,28 @@ OPS = [
       (uniform((3,), avoid=(0.2,)),)),
     C("z.masked_fill_(mask, 1.5)", lambda lib, x: (x * 1.0).masked_fill_(lib.tensor(MASK_ROW_3), 1.5),
       lambda x: np.where(MASK_ROW_3, 1.5, x), (uniform((3,)),)),
+    # more of PyTorch's functions, several built from the ops above
+    C("div(x, y, rounding_mode='floor')", lambda lib, x, y: lib.div(x, y, rounding_mode="floor"),
+      lambda x, y: np.floor(x / y), (uniform((2, 3), (3,), low=0.6, high=2.0),)),
+    C("x.div(0.7, rounding_mode='trunc')", lambda lib, x: x.div(0.7, rounding_mode="trunc"),
+      lambda x: np.trunc(x / 0.7), (uniform((2, 3), avoid=(-1.4, -0.7, 0.0, 0.7, 1.4)),)),
+    C("fmod(x, 0.7)", lambda lib, x: lib.fmod(x, 0.7), lambda x: np.fmod(x, 0.7),
+      (uniform((2, 3), avoid=(-1.4, -0.7, 0.0, 0.7, 1.4)),)),
+    C("x.logit()", lambda lib, x: x.logit(), lambda x: np.log(x / (1 - x)), (uniform((2, 3), low=0.2, high=0.8),)),
+    C("xlogy(x, y)", lambda lib, x, y: lib.xlogy(x, y), lambda x, y: x * np.log(y), (uniform((2, 3)), positive((3,)))),
+    C("logaddexp(x, y)", lambda lib, x, y: lib.logaddexp(x, y), np.logaddexp, (uniform((2, 3), (2, 3)),)),
+    C("x.addcmul(y, z, value=0.5)", lambda lib, x, y, z: x.addcmul(y, z, value=0.5), lambda x, y, z: x + 0.5 * y * z,
+      (uniform((2, 3), (2, 3), (3,)),)),
+    C("addcdiv(x, y, z)", lambda lib, x, y, z: lib.addcdiv(x, y, z), lambda x, y, z: x + y / z,
+      (uniform((2, 3), (2, 3)), nonzero((2, 3)))),
+    C("x.cumprod(1)", lambda lib, x: x.cumprod(1), lambda x: np.cumprod(x, axis=1), (nonzero((2, 4)),)),
+    C("diff(x)", lambda lib, x: lib.diff(x), lambda x: np.diff(x), (uniform((2, 4)),)),
+    C("x.movedim(0, -1)", lambda lib, x: x.movedim(0, -1), lambda x: np.moveaxis(x, 0, -1), (uniform((2, 3, 4)),)),
+    C("broadcast_to(x, (2, 3))", lambda lib, x: lib.broadcast_to(x, (2, 3)), lambda x: np.broadcast_to(x, (2, 3)),
+      (uniform((3,)),)),
+    C("vstack([x, y])", lambda lib, x, y: lib.vstack([x, y]), lambda x, y: np.vstack([x, y]), (uniform((3,), (2, 3)),)),
+    C("hstack([x, y])", lambda lib, x, y: lib.hstack([x, y]), lambda x, y: np.hstack([x, y]), (uniform((2, 1), (2, 3)),)),
+    C("meshgrid(x, y) product", _meshgrid_product, np.outer, (uniform((2,), (3,)),)),
+    C("meshgrid(x, y, indexing='xy')[0]", lambda lib, x, y: lib.meshgrid(x, y, indexing="xy")[0] + y.sum(),
+      lambda x, y: np.meshgrid(x, y, indexing="xy")[0] + y.sum(), (uniform((2,), (3,)),)),
 ]
