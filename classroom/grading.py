@@ -7,11 +7,16 @@ The steps, the way nbgrader's ``autograde`` does them, with no nbgrader install:
    ``grade_id``. A test cell the student deleted is put back after the cell it followed in the
    source; a student's own extra cells stay where they are.
 2. :func:`execute` runs the result top to bottom in a fresh kernel with ``nbclient``, going on
-   after errors, stopping a cell that runs longer than the timeout.
+   after errors, stopping a cell that runs longer than the timeout. The kernel runs in a
+   sandbox of its own (``sandbox.py``); the grader's integrity cells run around the teacher's
+   cells (``integrity.py``), and test cells run without history.
 3. :func:`score_cell` scores each test cell by nbgrader's rule: an error, or anything written
    to stderr, scores 0; a number as the cell's result is partial credit; otherwise full points.
+   The kernel's own reply counts too: an error whose traceback was hidden still fails.
+4. A submission that changed the grading machinery is flagged for review and scores 0; what
+   goes back to the student shows the test cells as released, with hidden test lines cut out.
 
-:func:`grade` does all three and returns a :class:`Report` (``str(report)`` is the feedback a
+:func:`grade` does all four and returns a :class:`Report` (``str(report)`` is the feedback a
 student reads; ``report.to_dict()`` is the same as data).
 """
 
