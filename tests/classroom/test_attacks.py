@@ -315,6 +315,12 @@ def test_processes_are_capped(world):
     assert report.score == report.max_score
 
 
+def test_file_size_is_capped(world):
+    report, _, _ = outcome(world, "fill_disk")
+    assert any("File too large" in note for note in report.notes), str(report)
+    assert report.score == report.max_score  # the kernel lived on
+
+
 def test_output_is_capped(world):
     report, graded, _ = outcome(world, "output_flood")
     assert any("printed more than 1 MB" in note for note in report.notes), str(report)
