@@ -532,20 +532,6 @@ def randn(*sizes, size=None, generator=None, out=None, dtype=None, layout=None, 
     return _finish(values.reshape(shape), requires_grad)
 
 
-def _check_integer_range(low, high, dtype):
-    """PyTorch's ``random_`` checks: a non-empty range that the dtype can hold."""
-    if low >= high:
-        raise RuntimeError(messages.RANDOM_FROM_TO.format(low=low, high=high))
-    if dtype.kind in "iub":
-        info = np.iinfo(np.int8 if dtype.kind == "b" else dtype.dtype)
-        low_limit, high_limit = (0, 1) if dtype.kind == "b" else (info.min, info.max)
-        name = dtypes.CPP_TYPE_NAMES.get(dtype, str(dtype))
-        if not low_limit <= low <= high_limit:
-            raise RuntimeError(messages.RANDOM_TO_OUT_OF_BOUNDS.format(bound="from", dtype=name))
-        if not low_limit <= high - 1 <= high_limit:
-            raise RuntimeError(messages.RANDOM_TO_OUT_OF_BOUNDS.format(bound="to - 1", dtype=name))
-
-
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
             requires_grad=False, pin_memory=False):
     """Random integers in [low, high) (int64 unless ``dtype``): PyTorch's for the same seed.
@@ -565,7 +551,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     devices.check_options(device, layout, pin_memory)
     shape = _shape("randint", (size,))
     dtype = dtypes.of(np.dtype(dtypes.int64 if dtype is None else dtype))
-    _check_integer_range(low, high, dtype)
+    random.check_integer_range(low, high, dtype)
     values = random.integers(random._or_default(generator), _count(shape), low, high, dtype)
     return _finish(values.reshape(shape), requires_grad)
 

@@ -318,6 +318,11 @@ NO_CUDA_GENERATOR = _hint(
     "minigrad runs on the CPU only; make the generator with torch.Generator() (device='cpu').")
 RANDOM_FROM_TO = "random_ expects 'from' to be less than 'to', but got from={low} >= to={high}"
 RANDOM_TO_OUT_OF_BOUNDS = "{bound} is out of bounds for {dtype}"
+RANDOM_FLOAT_PRECISION = (
+    "{bound} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations {dtype} can support "
+    "discrete uniform distribution only within this range. This warning will become an error in version 1.7 "
+    "release, please fix the code in advance"
+)
 UNIFORM_BOUNDS = "uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}"
 NORMAL_STD = "normal expects std >= 0.0, but found std {std:g}"
 NORMAL_STD_TENSOR = "normal expects all elements of std >= 0.0"

@@ -20,6 +20,7 @@ them into tensors.
 
 import contextlib
 import os
+import warnings
 
 import numpy as np
 
@@ -378,6 +379,39 @@ def integers(generator, count, low, high, dtype):
     span = high - low
     words = generator.random64(count) if span >= 1 << 28 else generator.random(count)
     return ((words % _U64(span)).astype(np.int64) + low).astype(dtype)
+
+
+def check_integer_range(low, high, dtype):
+    """PyTorch's checks on ``random_``'s [low, high): not empty, and within what the dtype holds.
+
+    An integer dtype that cannot hold a bound is an error; a float dtype only warns beyond
+    ``2**digits``, where it can no longer hold every integer.
+    """
+    if low >= high:
+        raise RuntimeError(messages.RANDOM_FROM_TO.format(low=low, high=high))
+    name = dtypes.CPP_TYPE_NAMES.get(dtype, str(dtype))
+    for bound, value in (("from", low), ("to - 1", high - 1)):
+        if dtype.kind == "f":
+            digits = np.finfo(dtype.dtype).nmant + 1
+            if not -(1 << digits) <= value <= 1 << digits:
+                warnings.warn(messages.RANDOM_FLOAT_PRECISION.format(bound=bound, digits=digits, dtype=name))
+        else:
+            info = np.iinfo(np.int8 if dtype.kind == "b" else dtype.dtype)
+            low_limit, high_limit = (0, 1) if dtype.kind == "b" else (int(info.min), int(info.max))
+            if not low_limit <= value <= high_limit:
+                raise RuntimeError(messages.RANDOM_TO_OUT_OF_BOUNDS.format(bound=bound, dtype=name))
+
+
+def largest_random_integer(dtype):
+    """Where ``random_(from, None)`` stops: 2**digits for floats, the largest value for integers."""
+    if dtype.kind == "f":
+        return 1 << np.finfo(dtype.dtype).nmant + 1
+    return 1 if dtype.kind == "b" else int(np.iinfo(dtype.dtype).max)
+
+
+def full_64_bit_integers(generator, count):
+    """``random_(-2**63, None)`` on int64: a whole 64-bit word read as a signed number."""
+    return generator.random64(count).view(np.int64)
 
 
 def full_range_integers(generator, count, dtype):

@@ -28,6 +28,9 @@ class Refill(Node):
         return grad * 0
 
 
+_NOT_GIVEN = object()  # random_(5) means to=5, random_(5, None) from=5 up to the dtype's top
+
+
 def _refill(tensor, node_name, draw):
     """Steps shared by every fill: check, draw ``tensor.numel()`` numbers, write them in memory order."""
     _check_allowed(tensor)
@@ -76,29 +79,30 @@ def normal_(input, mean=0.0, std=1.0, *, generator=None):
                    lambda n: random.normal(generator, n, input.dtype, mean, std, contiguous))
 
 
-def random_(input, from_=None, to=None, *, generator=None, **kwargs):
+def random_(input, from_=None, to=_NOT_GIVEN, *, generator=None, **kwargs):
     """Fill with random integers, in place: ``random_(from, to)`` in [from, to), ``random_(to)`` in
-    [0, to), ``random_()`` in [0, 2**mantissa] for floats and [0, max] for integer dtypes.
+    [0, to), ``random_()`` in [0, 2**digits] for floats and [0, max] for integer dtypes, and
+    ``random_(from, None)`` from ``from`` up to that same top.
 
     >>> import minigrad
     >>> minigrad.zeros(4).random_(0, 10, generator=minigrad.Generator().manual_seed(0))
     tensor([4., 9., 3., 0.])
     """
-    from .. import creation
-
-    kwargs_given = set(kwargs)
+    from_given_by_name = "from" in kwargs
     from_ = kwargs.pop("from", from_)
     if kwargs:
         raise TypeError(f"random_() got an unexpected keyword argument '{next(iter(kwargs))}'")
     generator = random._or_default(generator)
     dtype = dtypes.of(np.dtype(input.dtype))
-    if "from" not in kwargs_given and to is None and from_ is not None:  # random_(to)
-        from_, to = 0, from_
-    if to is None and from_ is None:
+    if from_ is None and to is _NOT_GIVEN:
         return _refill(input, "RandomBackward0", lambda n: random.full_range_integers(generator, n, dtype))
-    if to is None:
-        raise NotImplementedError("minigrad's random_(from=...) needs `to` too: random_(from, to)")
-    creation._check_integer_range(from_, to, dtype)
+    if to is _NOT_GIVEN:  # random_(to), unless from= was named
+        from_, to = (from_, None) if from_given_by_name else (0, from_)
+    if to is None and from_ == -(1 << 63) and dtype == dtypes.int64:  # every int64
+        return _refill(input, "RandomBackward0", lambda n: random.full_64_bit_integers(generator, n))
+    if to is None:  # random_(from, None): up to the largest value the dtype holds exactly
+        to = random.largest_random_integer(dtype) + 1
+    random.check_integer_range(from_, to, dtype)
     return _refill(input, "RandomBackward0", lambda n: random.integers(generator, n, from_, to, dtype))
 
 

@@ -325,3 +325,29 @@ def test_float16_draws_in_float32(torch, n):
                 lib.empty(n, dtype=lib.float16).normal_(1, 0.5, generator=g).numpy(),
                 lib.empty(n, dtype=lib.float16).uniform_(-2, 3, generator=g).numpy()]
     assert_same_numbers(torch, run)
+
+
+def test_random_from_without_to_runs_to_the_dtypes_top(torch):
+    def run(lib):
+        g = lib.Generator().manual_seed(0)
+        return [lib.zeros(3).random_(5, None, generator=g).numpy(),
+                lib.zeros(3, dtype=lib.int64).random_(5, None, generator=g).numpy(),
+                lib.zeros(3, dtype=lib.int32).random_(-5, None, generator=g).numpy(),
+                lib.zeros(3, dtype=lib.int64).random_(-2**63, None, generator=g).numpy(),
+                lib.zeros(3, dtype=lib.float64).random_(generator=g).numpy()]
+    assert_same_numbers(torch, run)
+
+
+@pytest.mark.parametrize("dtype, low, high", [("float32", -2**30, 3), ("float64", 0, 2**60), ("float32", 0, 2**24 + 2)])
+def test_random_beyond_a_floats_integers_warns(torch, dtype, low, high):
+    import warnings
+
+    for lib in (torch, minigrad):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.zeros(2, dtype=getattr(lib, dtype)).random_(low, high)
+        texts = [str(w.message).split(" (Triggered internally")[0] for w in caught]
+        if lib is torch:
+            expected = texts
+        else:
+            assert texts == expected and len(texts) == 1

@@ -153,3 +153,8 @@ w.normal_()
 
 # %% misuse: a range the dtype cannot hold
 torch.zeros(2, dtype=torch.int32).random_(0, 2**40)
+
+# %% random_ up to the dtype's top, and a float range too wide to hold every integer
+torch.manual_seed(12)
+print(torch.zeros(3, dtype=torch.int64).random_(5, None))
+print(torch.zeros(3).random_(-2**30, 3))
