@@ -42,12 +42,15 @@ def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, leg
     """Draw the graph behind ``roots``: ops, leaves, saved tensors, and their states.
 
     Args:
-        roots: one or more tensors; with ``draw(loss, x.grad)`` the nodes only
-            ``x.grad`` reaches are shown as recorded by ``create_graph=True``.
+        roots: one or more tensors, minigrad's or PyTorch's (``torch.Tensor``:
+            the same picture of PyTorch's own graph); with ``draw(loss, x.grad)``
+            the nodes only ``x.grad`` reaches are shown as recorded by
+            ``create_graph=True``.
         names: names for tensors (a dict, an ``nn.Module``, or a list); by
             default the caller's variable names are used.
         values: show each tensor's values.
-        grads: show each leaf's ``.grad``.
+        grads: show each leaf's ``.grad``, and with ``run=`` the gradient each
+            edge carried and each op's incoming gradient.
         saved: show the tensors ops saved for backward (and whether they were freed).
         run: a ``viz.record()`` result, to mark pruned, skipped and failed nodes.
         legend: add a legend of the styles used.

@@ -44,6 +44,7 @@ import minigrad
 from minigrad.function import AccumulateGrad
 
 from .recording import scope_of
+from .torch_graph import TorchView, is_torch_module, is_torch_tensor
 
 
 @dataclass
@@ -132,7 +133,7 @@ def names_of(names):
         else:
             items = list(source.items())
         for name, value in items:
-            if isinstance(value, minigrad.Tensor) and id(value) not in found:
+            if _is_tensor(value) and id(value) not in found:
                 found[id(value)] = name
                 if value.grad_fn is not None:
                     found.setdefault(id(value.grad_fn), name)
@@ -154,24 +155,48 @@ def names_from_frame(frame):
         for name, value in list(scope.items()):
             if name.startswith("_"):
                 continue
-            if isinstance(value, minigrad.Tensor):
+            if _is_tensor(value):
                 in_scope.setdefault(id(value), name)
                 if value.grad_fn is not None:  # the op that made it gets its name too
                     in_scope.setdefault(id(value.grad_fn), name)
-                if value._grad is not None:  # draw(loss, x.grad) names that root "x.grad"
-                    in_scope.setdefault(id(value._grad), f"{name}.grad")
-            elif isinstance(value, minigrad.nn.Module):
+                grad = _grad_of(value)
+                if grad is not None:  # draw(loss, x.grad) names that root "x.grad"
+                    in_scope.setdefault(id(grad), f"{name}.grad")
+            elif isinstance(value, minigrad.nn.Module) or is_torch_module(value):
                 for pname, p in value.named_parameters():
                     in_scope.setdefault(id(p), f"{name}.{pname}")
         found.update(in_scope)
     return found
 
 
+def _is_tensor(value):
+    return isinstance(value, minigrad.Tensor) or is_torch_tensor(value)
+
+
+def _grad_of(tensor):
+    """A tensor's ``.grad`` without the warning reading a non-leaf's ``.grad`` gives."""
+    if isinstance(tensor, minigrad.Tensor):
+        return tensor._grad
+    return tensor.grad if tensor.is_leaf or tensor.retains_grad else None
+
+
+def _key(obj):
+    """The id names are kept under: a PyTorch object's own, not its adapter's."""
+    return id(getattr(obj, "wrapped", obj))
+
+
+def _is_sink(fn):
+    """Whether ``fn`` is a leaf's ``AccumulateGrad`` (minigrad's, or PyTorch's through its adapter)."""
+    return isinstance(fn, AccumulateGrad) or getattr(fn, "is_accumulator", False)
+
+
 def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, max_nodes=500, collapse=None):
     """Describe the graph behind ``roots`` as plain data.
 
     Args:
-        roots: tensors to start from (their ``grad_fn`` and everything below).
+        roots: tensors to start from (their ``grad_fn`` and everything below):
+            minigrad tensors, or ``torch.Tensor`` s (the same picture of
+            PyTorch's own graph, see ``viz.torch_graph``).
         names: ``{id(tensor): name}`` (see ``names_of`` / ``names_from_frame``).
         values: put each tensor's values in its label.
         grads: put each leaf's ``.grad`` in its label.
@@ -186,6 +211,8 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
         GraphData
     """
     names = names or {}
+    view = TorchView()
+    roots = [view.tensor(root) if is_torch_tensor(root) else root for root in roots]
     nodes, edges = [], []
     ids = {}  # graph node (or tensor) -> VizNode id, by identity
 
@@ -207,8 +234,8 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
     # Roots: the output tensors themselves.
     for root in roots:
         keep_alive.append(root)
-        add(root, kind="output", label=names.get(id(root), "output"), **_tensor_fields(root, values, grads),
-            name=names.get(id(root)))
+        add(root, kind="output", label=names.get(_key(root), "output"), **_tensor_fields(root, values, grads),
+            name=names.get(_key(root)))
 
     # Walk the graph from the roots' grad_fns, breadth first with a queue, in
     # next_functions order: the same graph always gets the same ids.
@@ -247,12 +274,12 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
 
     while queue:
         fn, parent_id, slot = queue.popleft()
-        is_leaf = isinstance(fn, AccumulateGrad)
+        is_leaf = _is_sink(fn)
         if id(fn) in ids:
             connect(parent_id, ids[id(fn)], slot)
             continue
         keep_alive.append(fn)
-        scope_name = scope_of(fn)
+        scope_name = scope_of(fn) if isinstance(fn, minigrad.autograd.graph.Node) else None
         if scope_name is not None and (collapse is _ALL or scope_name in collapse):
             node = box(scope_name, lambda n, s=scope_name: f"{s}: {n} nodes")
         elif drawn >= max_nodes:
@@ -272,7 +299,7 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
             accumulators[node.id] = fn
             connect(parent_id, node.id, slot)
             continue
-        node = add(fn, kind="op", label=fn.name(), scope=scope_name, name=names.get(id(fn)))
+        node = add(fn, kind="op", label=fn.name(), scope=scope_name, name=names.get(_key(fn)))
         node.detail["sequence_nr"] = fn._sequence_nr
         if forward_graph is not None and fn not in forward_graph:
             node.state = "derivative"
@@ -320,8 +347,9 @@ def _scope_set(collapse):
 def _leaf_node(fn, add, names, values, grads, run):
     """The box for a leaf that requires grad (and its AccumulateGrad node)."""
     leaf = fn.variable
-    name = names.get(id(leaf))
-    is_param = isinstance(leaf, minigrad.nn.Parameter) or bool(name and "." in name)
+    name = names.get(_key(leaf))
+    is_param = isinstance(leaf, minigrad.nn.Parameter) or getattr(leaf, "is_parameter", False) or bool(
+        name and "." in name)
     node = add(fn, kind="param" if is_param else "leaf", label=name or "leaf", name=name,
                **_tensor_fields(leaf, values, grads))
     if leaf._grad is not None:
@@ -401,6 +429,9 @@ def _tensor_fields(t, values, grads):
 
 def _add_saved(fn, op_node, nodes, edges, names, values):
     """One ``saved`` node per tensor the op kept, with its state."""
+    if hasattr(fn, "saved_boxes"):
+        _add_saved_torch(fn, op_node, nodes, edges, names, values)
+        return
     for saved_name in list(fn.saved_tensor_names) + list(getattr(fn, "saved_arrays", ())):
         if not _was_saved(fn, saved_name):
             continue  # not needed for the wanted gradients, so never kept
@@ -427,5 +458,22 @@ def _add_saved(fn, op_node, nodes, edges, names, values):
             node.shape = _shape_text(np.shape(fn.__dict__[saved_name]))
         else:
             continue  # not needed for the wanted gradients, so never kept
+        nodes.append(node)
+        edges.append(VizEdge(node.id, op_node.id, kind="saved"))
+
+
+def _add_saved_torch(fn, op_node, nodes, edges, names, values):
+    """``_add_saved`` for a PyTorch node: what its ``_saved_*`` attributes hold, or why they cannot."""
+    for label, state, tensor, detail in fn.saved_boxes():
+        node = VizNode(id=f"n{len(nodes)}", kind="saved", label=label, state=state)
+        if tensor is not None:
+            node.shape = _shape_text(tensor.shape)
+            if values:
+                node.value = format_array(tensor._data)
+        if state == "modified":  # read from PyTorch's error: the tensor it hands out is a new object
+            node.version = f"saved at v{detail[0]}, now v{detail[1]}"
+        elif tensor is not None:
+            node.name = names.get(_key(tensor))
+            node.version = f"saved at v{tensor._version}, now v{tensor._version}"
         nodes.append(node)
         edges.append(VizEdge(node.id, op_node.id, kind="saved"))
