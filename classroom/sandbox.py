@@ -272,12 +272,12 @@ class Sandbox:
         if not self.layers.bwrap:
             return ["env", "-i", *(f"{k}={v}" for k, v in self._env().items()), *inner]
         args = [self.layers.bwrap, *_system_binds()]
-        made = {"/tmp"}
+        # /tmp first: a checkout of minigrad under /tmp (as in some CI runners) is bound over it.
+        args += ["--perms", "0755", "--dir", "/home", "--bind", str(self.folder), HOME, "--bind", str(self.tmp), "/tmp"]
+        made = {"/tmp", "/home"}
         for path in _python_paths():
             args += [*_parents(path, made), "--ro-bind", path, path]
-        args += ["--perms", "0755", "--dir", "/home", "--bind", str(self.folder), HOME,
-                 "--bind", str(self.tmp), "/tmp",
-                 *_parents(str(self.sockets), made), "--bind", str(self.sockets), str(self.sockets),
+        args += [*_parents(str(self.sockets), made), "--bind", str(self.sockets), str(self.sockets),
                  "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
                  "--hostname", "sandbox", "--die-with-parent", "--new-session", "--chdir", HOME, "--clearenv"]
         if not self.layers.separate_user:
