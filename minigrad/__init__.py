@@ -27,7 +27,7 @@ from .devices import device, layout, strided
 from .compare import allclose, equal, isclose
 from .legacy import BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad
-from .grad_mode import set_grad_enabled
+from .grad_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_grad_enabled
 from .ops import (
     abs, add, amax, amin, argmax, argmin, bmm, cat, clamp, clip, clone, cos, cross_entropy, div, dot, eq, exp,
     expand, flatten, ge, gt, isnan, le, log, log_softmax, logsumexp, lt, matmul, max, maximum, mean, min,

@@ -218,8 +218,23 @@ class set_grad_enabled(_GradModeContext):
 
 
 def is_anomaly_enabled():
-    """Return True inside ``detect_anomaly()`` or after ``set_detect_anomaly(True)``."""
+    """Return True inside ``detect_anomaly()`` or after ``set_detect_anomaly(True)``.
+
+    >>> import minigrad
+    >>> minigrad.is_anomaly_enabled()
+    False
+    """
     return _state.anomaly_enabled
+
+
+def is_anomaly_check_nan_enabled():
+    """Return True if anomaly mode also checks every gradient for NaN (its ``check_nan``).
+
+    >>> import minigrad
+    >>> minigrad.is_anomaly_check_nan_enabled()
+    True
+    """
+    return _state.anomaly_check_nan
 
 
 class detect_anomaly:

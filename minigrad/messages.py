@@ -86,6 +86,10 @@ NON_LEAF_GRAD_ACCESS = (
 )
 EMPTY_INPUTS = "`inputs` argument to `backward()` cannot be empty."
 EMPTY_GRAD_INPUTS = "`inputs` argument to `grad()` cannot be empty."
+ONLY_INPUTS_DEPRECATED = (
+    "only_inputs argument is deprecated and is ignored now (defaults to True). To accumulate "
+    "gradient for other parts of the graph, please use minigrad.autograd.backward."
+)
 GRADIENT_NOT_TENSOR = "gradients can be either Tensors or None, but got {type}"
 BATCHED_GRAD_SHAPE_MISMATCH = (
     "If `is_grads_batched=True`, we interpret the first dimension of each grad_output as the batch "

@@ -148,6 +148,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     >>> minigrad.autograd.grad(x ** 3, x)
     (tensor(27.),)
     """
+    if not only_inputs:
+        warnings.warn(messages.ONLY_INPUTS_DEPRECATED, FutureWarning, stacklevel=2)
     if materialize_grads and allow_unused is False:
         raise ValueError(messages.ALLOW_UNUSED_WITH_MATERIALIZE)
     if allow_unused is None:
