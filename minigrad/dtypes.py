@@ -79,7 +79,12 @@ class _ByNumpyDtype(dict):
     """NumPy dtype -> minigrad dtype; a dtype not made below gets one on first sight."""
 
     def __missing__(self, numpy_dtype):
-        made = self[numpy_dtype] = dtype(numpy_dtype, numpy_dtype.name)
+        native = numpy_dtype.newbyteorder("=")  # big-endian data read from a file is still float32
+        if native != numpy_dtype and native in self:
+            made = self[native]
+        else:
+            made = dtype(numpy_dtype, numpy_dtype.name)
+        self[numpy_dtype] = made
         return made
 
 

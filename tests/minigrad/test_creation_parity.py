@@ -412,3 +412,9 @@ def test_legacy_new_method_uses_the_tensors_dtype(torch):
                  lambda lib: lib.ones(1, dtype=lib.float64).new(2)):
         mine, theirs = make(minigrad), make(torch)
         assert (repr(mine.dtype), mine.shape) == (in_minigrad_words(repr(theirs.dtype)), tuple(theirs.shape))
+
+
+def test_big_endian_numpy_data_has_the_usual_dtype():
+    """An array read from a big-endian file is float32 all the same (one dtype object per kind)."""
+    t = minigrad.from_numpy(np.array([1.0, 2.0], dtype=">f4"))
+    assert t.dtype is minigrad.float32 and (t * 2).tolist() == [2.0, 4.0]
