@@ -47,6 +47,7 @@ from .ops import (
     addcdiv, addcmul, atleast_1d, atleast_2d, broadcast_to, cumprod, diff, fmod, hstack, logaddexp, logit, meshgrid,
     moveaxis, movedim, negative, positive, swapaxes, tril_indices, triu_indices, true_divide, vstack, xlogy,
 )
+from .ops import index_fill, median, nan_to_num, nansum, scatter, scatter_add, sgn, take_along_dim
 from .ops import abs_, exp_, relu_, sigmoid_, sqrt_, tanh_  # PyTorch's torch.exp_(x) ... (the common ones)
 from .printing import set_printoptions
 from .size import Size

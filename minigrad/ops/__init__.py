@@ -37,7 +37,9 @@ from .shape import (
 )
 from .shape import argwhere, bincount, count_nonzero, nonzero, unique
 from .elementwise import addcdiv, addcmul, fmod, logaddexp, logit, negative, positive, true_divide, xlogy
-from .reduce import cumprod
+from .reduce import cumprod, median, nansum
+from .elementwise import nan_to_num, sgn
+from .shape import index_fill, scatter, scatter_add, take_along_dim
 from .shape import (
     atleast_1d, atleast_2d, broadcast_to, diff, hstack, meshgrid, moveaxis, movedim, tril_indices, triu_indices, vstack,
 )
@@ -65,5 +67,6 @@ TENSOR_METHODS = (
     "floor_", "ceil_", "round_", "trunc_", "frac_", "pow_", "atan2_", "hypot_", "remainder_", "lerp_", "clamp_min_",
     "clamp_max_", "clip_", "masked_fill_", "unique", "nonzero", "argwhere", "count_nonzero", "bincount",
     "addcdiv", "addcmul", "fmod", "logaddexp", "logit", "negative", "positive", "true_divide", "xlogy", "cumprod",
-    "diff", "moveaxis", "movedim", "broadcast_to",
+    "diff", "moveaxis", "movedim", "broadcast_to", "median", "nansum",
+    "nan_to_num", "sgn", "index_fill", "scatter", "scatter_add", "take_along_dim",
 )

@@ -348,7 +348,11 @@ class Abs(Node):
 class Sign(Node):
     """z = sign(x)        grad_x = 0 (the function is flat wherever it is differentiable)"""
 
-    def forward(self, x):
+    def name(self):
+        return self.kind  # SignBackward0, or SgnBackward0 for sgn (the same on real numbers)
+
+    def forward(self, x, kind="SignBackward0"):
+        self.kind = kind
         return np.sign(x)
 
     def backward(self, grad):
@@ -1340,3 +1344,27 @@ def positive(input):
 
 
 negative = neg
+
+
+
+def sgn(input):
+    """``sign(input)`` (PyTorch's name for it that also covers complex numbers; ``SgnBackward0``)."""
+    return Sign.apply(input, kind="SgnBackward0")
+
+
+class NanToNum(Node):
+    """z = x with NaN -> nan, +inf -> posinf, -inf -> neginf        grad_x = grad where x is finite, else 0"""
+
+    saves = ("self",)
+
+    def forward(self, x, nan, posinf, neginf):
+        return np.nan_to_num(x, nan=nan, posinf=posinf, neginf=neginf)
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        return grad * Tensor._wrap(np.isfinite(x._data).astype(grad._data.dtype))
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
+    """Replace NaN and infinities by numbers (by default 0, and the dtype's largest and smallest)."""
+    return NanToNum.apply(input, nan=nan, posinf=posinf, neginf=neginf)

@@ -13,7 +13,7 @@ from ..tensor import Tensor
 from .operands import apply_with_outputs, int_argument, normalize_dim, numpy_names, values_indices
 
 # What max(dim)/min(dim) return, like torch.return_types.max.
-MaxResult, MinResult = values_indices("max"), values_indices("min")
+MaxResult, MinResult, MedianResult = values_indices("max"), values_indices("min"), values_indices("median")
 
 
 def _axes(dim, input):
@@ -187,6 +187,53 @@ class MinDim(MaxDim):
 
     def name(self):
         return "MinBackward0"
+
+
+def _lower_median(x, axis=None, keepdims=False):
+    """The median of all of ``x``: the lower of the two middle values for an even count, as PyTorch's."""
+    out = np.sort(x.reshape(-1), kind="stable")[(x.size - 1) // 2]
+    return np.reshape(out, (1,) * x.ndim) if keepdims else out
+
+
+class MedianAll(Amax):
+    """z = the median of all elements (the lower middle one)        grad shared equally by the elements equal to z"""
+
+    saved_params = ()
+    reduce = staticmethod(_lower_median)
+    op = "median"
+
+    def name(self):
+        return "MedianBackward0"
+
+
+class MedianDim(MaxDim):
+    """z = the median along dim (and its index)        grad_x = grad at the index, 0 elsewhere"""
+
+    @staticmethod
+    def pick(x, axis):
+        order = np.argsort(x, axis=axis, kind="stable")
+        return np.take(order, (x.shape[axis] - 1) // 2, axis=axis)
+
+    def name(self):
+        return "MedianBackward1"
+
+
+class Nansum(Sum):
+    """z = sum of x over dims, NaNs counted as 0        grad_x = grad where x is not NaN, else 0"""
+
+    saves = ("self",)
+
+    def name(self):
+        return "NansumBackward0"
+
+    def forward(self, x, dim=None, keepdim=False):
+        self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
+        return np.asarray(np.nansum(x, axis=dim, keepdims=keepdim))
+
+    def backward(self, grad):
+        (x,) = self.saved_tensors
+        number = Tensor._wrap((~np.isnan(x._data)).astype(grad._data.dtype))
+        return _expand_back(grad, self.shape, self.dim, self.keepdim) * number
 
 
 class Logsumexp(Node):
@@ -550,18 +597,18 @@ def amin(input, dim=(), keepdim=False):
 def _max_or_min(input, dim, keepdim, all_class, dim_class):
     if dim is None:
         return all_class.apply(input)
-    (axis,) = normalize_dim(int_argument("max" if dim_class is MaxDim else "min", "dim", dim), input.ndim)
+    op_name = {MaxDim: "max", MinDim: "min", MedianDim: "median"}[dim_class]
+    (axis,) = normalize_dim(int_argument(op_name, "dim", dim), input.ndim)
     if input.ndim == 0:
         # NB: PyTorch reduces a 0-d tensor over its dim 0 directly; minigrad views it as 1-D first.
         return _max_or_min(input.reshape(1), 0, False, all_class, dim_class)
     node_input = input
     values = dim_class.apply(node_input, dim=axis, keepdim=keepdim)
     node = values.grad_fn
-    indices = node.indices if node is not None else Tensor._wrap(
-        np.argmax(input._data, axis=axis) if dim_class is MaxDim else np.argmin(input._data, axis=axis))
+    indices = node.indices if node is not None else Tensor._wrap(dim_class.pick(input._data, axis=axis))
     if node is None and keepdim:
         indices = Tensor._wrap(np.expand_dims(indices._data, axis))
-    return (MaxResult if dim_class is MaxDim else MinResult)(values, indices)
+    return {MaxDim: MaxResult, MinDim: MinResult, MedianDim: MedianResult}[dim_class](values, indices)
 
 
 @numpy_names
@@ -634,3 +681,29 @@ def cumprod(input, dim, *, dtype=None):
     if input.ndim == 0:
         return Cumprod.apply(input.reshape(1), dim=0).reshape(())
     return Cumprod.apply(input, dim=axis)
+
+
+
+@numpy_names
+def median(input, dim=None, keepdim=False):
+    """Without ``dim``: the median of all elements (0-d). With ``dim``: ``(values, indices)``.
+
+    For an even count it is the lower of the two middle values, as PyTorch's (not their mean).
+
+    >>> import minigrad
+    >>> minigrad.tensor([1.0, 3.0, 2.0, 4.0]).median()
+    tensor(2.)
+    """
+    if dim is None:
+        if input.numel() == 0:
+            raise RuntimeError("median() input tensor cannot be empty")  # NB: PyTorch returns nan here
+        return MedianAll.apply(input)
+    return _max_or_min(input, dim, keepdim, MedianAll, MedianDim)
+
+
+@numpy_names
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    """``sum``, with NaNs counted as 0."""
+    if dtype is not None:
+        input = input.to(dtype)
+    return Nansum.apply(input, dim=_axes(dim, input), keepdim=keepdim)

@@ -433,8 +433,11 @@ class MaskedFill(Node):
 
     saved_arrays = ("mask",)
 
-    def forward(self, x, mask, value):
-        self.mask = mask
+    def name(self):
+        return self.kind  # index_fill is this node too, under PyTorch's name for it
+
+    def forward(self, x, mask, value, kind="MaskedFillBackward0"):
+        self.mask, self.kind = mask, kind
         return np.where(mask, np.asarray(value, dtype=x.dtype), x)
 
     def backward(self, grad):
@@ -1059,7 +1062,7 @@ def index_select(input, dim, index):
     return IndexSelect.apply(input, index=where.reshape(-1), dim=axis)
 
 
-def masked_fill(input, mask, value):
+def masked_fill(input, mask, value, _kind="MaskedFillBackward0"):
     """``input`` with ``value`` wherever the bool ``mask`` (broadcast) is True.
 
     >>> import minigrad
@@ -1082,7 +1085,7 @@ def masked_fill(input, mask, value):
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s).")
         value = value.item()  # NB: PyTorch also sends a gradient to a value tensor (MaskedFillBackward1)
-    return MaskedFill.apply(input, mask=array, value=value)
+    return MaskedFill.apply(input, mask=array, value=value, kind=_kind)
 
 
 def sort(input, dim=-1, descending=False, stable=False):
@@ -1289,3 +1292,131 @@ def triu_indices(row, col, offset=0, *, dtype=None):
     """The ``(2, N)`` indices of the upper triangle of a ``row x col`` matrix."""
     rows, cols = np.triu_indices(row, offset, col)
     return Tensor._wrap(np.stack([rows, cols]).astype(np.int64 if dtype is None else dtype))
+
+
+# --- writing at indices (out of place; the in-place forms write the result back) --------------------
+class Scatter(Node):
+    """z = x with z[index[i][j]][j] = src[i][j] (dim 0)        grad_x = grad, 0 where written,  grad_src = gather(grad)"""
+
+    saved_arrays = ("index",)
+    saved_params = ("dim",)
+
+    def name(self):
+        return "ScatterBackward0"
+
+    def forward(self, x, src, index, dim):
+        self.index, self.dim = index, dim
+        out = x.copy()
+        out[_along_axis(index, dim)] = src[tuple(slice(0, n) for n in index.shape)]
+        return out
+
+    def backward(self, grad):
+        index = self._array("index")
+        kept = np.ones(grad.shape, dtype=grad._data.dtype)
+        kept[_along_axis(index, self.dim)] = 0
+        return grad * Tensor._wrap(kept), _zero_padded_gather(grad, index, self.dim, self._input_meta[1][0])
+
+
+class ScatterValue(Node):
+    """z = x with value at z[index[i][j]][j] (dim 0)        grad_x = grad, 0 where written"""
+
+    saved_arrays = ("index",)
+    saved_params = ("dim",)
+
+    def name(self):
+        return "ScatterBackward1"
+
+    def forward(self, x, index, dim, value):
+        self.index, self.dim = index, dim
+        out = x.copy()
+        out[_along_axis(index, dim)] = value
+        return out
+
+    def backward(self, grad):
+        kept = np.ones(grad.shape, dtype=grad._data.dtype)
+        kept[_along_axis(self._array("index"), self.dim)] = 0
+        return grad * Tensor._wrap(kept)
+
+
+class ScatterAddTo(Node):
+    """z = x with src[i][j] added at z[index[i][j]][j] (dim 0)        grad_x = grad,  grad_src = gather(grad)"""
+
+    saved_arrays = ("index",)
+    saved_params = ("dim",)
+
+    def name(self):
+        return "ScatterAddBackward0"
+
+    def forward(self, x, src, index, dim):
+        self.index, self.dim = index, dim
+        out = x.copy()
+        np.add.at(out, _along_axis(index, dim), src[tuple(slice(0, n) for n in index.shape)])
+        return out
+
+    def backward(self, grad):
+        return grad, _zero_padded_gather(grad, self._array("index"), self.dim, self._input_meta[1][0])
+
+
+def _zero_padded_gather(grad, index, dim, src_shape):
+    """gather(grad, dim, index), placed in zeros of src's shape (src may be larger than index)."""
+    picked = Gather.apply(grad, index=index, dim=dim)
+    if tuple(src_shape) == index.shape:
+        return picked
+    return IndexAddInto.apply(picked, index=tuple(slice(0, n) for n in index.shape), shape=tuple(src_shape))
+
+
+def _scatter_checks(op, input, dim, index):
+    axis = _dim(dim, input)
+    where = _index_array(index, "gather")
+    if where.ndim != input.ndim:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    size = input.shape[axis]
+    bad = where[(where < 0) | (where >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.flat[0])} is out of bounds for dimension {axis} with size {size}")
+    return axis, where
+
+
+def scatter(input, dim, index, src=None, *, value=None, reduce=None):
+    """``input`` with ``src`` (a tensor or a number) written at ``index`` along ``dim``.
+
+    >>> import minigrad
+    >>> minigrad.zeros(2, 3).scatter(1, minigrad.tensor([[2], [0]]), 1.0)
+    tensor([[0., 0., 1.],
+            [1., 0., 0.]])
+    """
+    if reduce is not None:
+        raise NotImplementedError("minigrad's scatter does not take reduce=; use scatter_add")
+    axis, where = _scatter_checks("scatter", input, dim, index)
+    src = value if src is None else src
+    if isinstance(src, Tensor):
+        return Scatter.apply(input, src, index=where, dim=axis)
+    return ScatterValue.apply(input, index=where, dim=axis, value=src)
+
+
+def scatter_add(input, dim, index, src):
+    """``input`` with ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
+    axis, where = _scatter_checks("scatter_add", input, dim, index)
+    return ScatterAddTo.apply(input, src, index=where, dim=axis)
+
+
+def index_fill(input, dim, index, value):
+    """``input`` with ``value`` in the slices at ``index`` along ``dim`` (a masked_fill of those slices)."""
+    axis = _dim(dim, input)
+    where = _index_array(index, "index_fill").reshape(-1)
+    mask = np.zeros(input.shape[axis], dtype=bool)
+    mask[where] = True
+    mask = Tensor._wrap(mask.reshape([-1 if d == axis else 1 for d in range(input.ndim)]))
+    return masked_fill(input, mask, value, _kind="IndexFillBackward0")
+
+
+def take_along_dim(input, indices, dim=None):
+    """``gather`` with broadcasting of the index; without ``dim``, from the flattened tensor."""
+    if dim is None:
+        return gather(input.reshape(-1), 0, indices.reshape(-1))
+    axis = _dim(dim, input)
+    shape = list(np.broadcast_shapes(input.shape[:axis] + (1,) + input.shape[axis + 1:],
+                                     indices.shape[:axis] + (1,) + indices.shape[axis + 1:]))
+    shape_in, shape_index = list(shape), list(shape)
+    shape_in[axis], shape_index[axis] = input.shape[axis], indices.shape[axis]
+    return gather(input.expand(shape_in), axis, Tensor._wrap(np.broadcast_to(indices._data, shape_index)))

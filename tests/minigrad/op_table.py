@@ -267,6 +267,22 @@ def _meshgrid_product(lib, x, y):
     rows, cols = lib.meshgrid(x, y, indexing="ij")
     return rows * cols
 
+
+SCATTER_2x2 = np.array([[2, 0], [1, 2]])  # no repeated index within a row: scatter's result is well defined
+
+
+def _np_scatter(x, index, src):
+    out = x.copy()
+    rows = np.arange(index.shape[0])[:, None]
+    out[rows, index] = src
+    return out
+
+
+def _np_scatter_add(x, index, src):
+    out = x.copy()
+    np.add.at(out, (np.arange(index.shape[0])[:, None], index), src)
+    return out
+
 C = OpCase
 
 # --- the table ---------------------------------------------------------------------------
@@ -655,4 +671,22 @@ OPS = [
     C("meshgrid(x, y) product", _meshgrid_product, np.outer, (uniform((2,), (3,)),)),
     C("meshgrid(x, y, indexing='xy')[0]", lambda lib, x, y: lib.meshgrid(x, y, indexing="xy")[0] + y.sum(),
       lambda x, y: np.meshgrid(x, y, indexing="xy")[0] + y.sum(), (uniform((2,), (3,)),)),
+    # order statistics and writing at indices
+    C("x.median()", lambda lib, x: x.median(), lambda x: np.sort(x.reshape(-1))[(x.size - 1) // 2],
+      (distinct((2, 3)),)),
+    C("x.median(1).values", lambda lib, x: x.median(1).values, lambda x: np.sort(x, 1)[:, (x.shape[1] - 1) // 2],
+      (distinct((2, 4)),)),
+    C("nansum(x, 1)", lambda lib, x: lib.nansum(x, 1), lambda x: np.nansum(x, 1), (uniform((2, 3)),)),
+    C("x.scatter(1, index, 0.5)", lambda lib, x: x.scatter(1, lib.tensor(GATHER_2x3), 0.5),
+      lambda x: _np_scatter(x, GATHER_2x3, 0.5), (uniform((2, 3)),)),
+    C("x.scatter(1, index, y)", lambda lib, x, y: x.scatter(1, lib.tensor(SCATTER_2x2), y),
+      lambda x, y: _np_scatter(x, SCATTER_2x2, y), (uniform((2, 3), (2, 2)),)),
+    C("x.scatter_add(1, index, y)", lambda lib, x, y: x.scatter_add(1, lib.tensor(GATHER_2x3), y),
+      lambda x, y: _np_scatter_add(x, GATHER_2x3, y), (uniform((2, 3), (2, 2)),)),
+    C("x.index_fill(1, index, 0.5)", lambda lib, x: x.index_fill(1, lib.tensor([2, 0]), 0.5),
+      lambda x: _np_scatter(x, np.array([[2, 0], [2, 0]]), 0.5), (uniform((2, 3)),)),
+    C("take_along_dim(x, index, 1)", lambda lib, x: lib.take_along_dim(x, lib.tensor(GATHER_2x3), 1),
+      lambda x: np.take_along_axis(x, GATHER_2x3, 1), (uniform((2, 3)),)),
+    C("x.sgn()", lambda lib, x: x.sgn(), np.sign, (nonzero((2, 3)),)),
+    C("x.nan_to_num()", lambda lib, x: x.nan_to_num(), np.nan_to_num, (uniform((2, 3)),)),
 ]
