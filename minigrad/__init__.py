@@ -20,12 +20,14 @@ from .dtypes import bool_ as bool
 from .dtypes import double, float, float16, float32, float64, half, int32, int64, long
 from .dtypes import int32 as int  # noqa: A001  (PyTorch's name; the builtin stays builtins.int)
 from .dtypes import (
-    cdouble, cfloat, complex64, complex128, dtype, finfo, get_default_dtype, iinfo, int8, int16, set_default_dtype, short,
-    uint8,
+    cdouble, cfloat, complex64, complex128, dtype, finfo, get_default_dtype, iinfo, int8, int16, promote_types,
+    result_type, set_default_dtype, short, uint8,
 )
 from .devices import device, layout, strided
 from .compare import allclose, equal, isclose
-from .legacy import BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor
+from .legacy import (
+    BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor,
+)
 from .grad_mode import enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad
 from .grad_mode import is_anomaly_check_nan_enabled, is_anomaly_enabled, set_grad_enabled
 from .ops import (

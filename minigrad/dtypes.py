@@ -205,6 +205,20 @@ def _promote_pair(a, b):
     return np.promote_types(a, b)
 
 
+def promote_types(type1, type2):
+    """The dtype PyTorch computes in for two tensors of these dtypes.
+
+    >>> import minigrad
+    >>> promote_types(minigrad.int64, minigrad.float32)
+    minigrad.float32
+    """
+    for position, value in enumerate((type1, type2), 1):
+        if not isinstance(value, dtype):
+            raise TypeError(f"promote_types(): argument 'type{position}' (position {position}) must be "
+                            f"minigrad.dtype, not {type(value).__name__}")
+    return of(_promote_pair(type1, type2))
+
+
 def result_type(*operands):
     """Result dtype of an elementwise op on Tensors and Python numbers (PyTorch's rule).
 

@@ -79,3 +79,10 @@ for target in (torch.float64, torch.float16, torch.float32):
 z = (x.double() * 2).sum()
 z.backward()
 print(x.grad, x.grad.dtype)
+
+# %% test_promote_types_and_result_type
+for a in (torch.bool, torch.uint8, torch.int32, torch.int64, torch.float16, torch.float32, torch.float64):
+    print(a, [torch.promote_types(a, b) for b in (torch.int8, torch.int64, torch.float32)])
+print(torch.result_type(torch.tensor([1]), 2.5), torch.result_type(torch.tensor([1]), torch.tensor(1.0, dtype=torch.float64)))
+print(torch.result_type(torch.tensor([1.0]), torch.tensor([1], dtype=torch.int64)), torch.result_type(1, 2))
+print(torch.ByteTensor([1, 2]), torch.ShortTensor([1]).dtype, torch.HalfTensor([1.5]).dtype, torch.CharTensor(2).dtype)
