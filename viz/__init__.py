@@ -82,7 +82,7 @@ def draw_backward(root, *args, names=None, values=False, legend=True, **kwargs):
     from .dot import to_dot
     from .render import Picture
 
-    with record(catch=True) as run:
+    with record(root, catch=True) as run:  # root: a PyTorch graph is watched through its node hooks
         root.backward(*args, **kwargs)
     data = _trace(root, names=_names(names, sys._getframe(1)), values=values, run=run)
     if run.error is not None and run.failed_node is None:

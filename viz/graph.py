@@ -180,9 +180,14 @@ def _grad_of(tensor):
     return tensor.grad if tensor.is_leaf or tensor.retains_grad else None
 
 
+def _raw(obj):
+    """The object itself, or the PyTorch object behind an adapter."""
+    return getattr(obj, "wrapped", obj)
+
+
 def _key(obj):
-    """The id names are kept under: a PyTorch object's own, not its adapter's."""
-    return id(getattr(obj, "wrapped", obj))
+    """The id names and boxes are kept under: a PyTorch object's own, not its adapter's."""
+    return id(_raw(obj))
 
 
 def _is_sink(fn):
@@ -222,7 +227,7 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
     def add(key, **kwargs):
         node = VizNode(id=new_id(), **kwargs)
         nodes.append(node)
-        ids[id(key)] = node.id
+        ids[_key(key)] = node.id
         return node
 
     keep_alive = []  # objects whose id() is a key must outlive the walk
@@ -243,7 +248,7 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
     queue = deque()
     for root in roots:
         if root.grad_fn is not None:
-            queue.append((root.grad_fn, ids[id(root)], None))
+            queue.append((root.grad_fn, ids[_key(root)], None))
     collapse = _scope_set(collapse)
     drawn = 0  # ops and leaves drawn so far, against max_nodes
     boxes = {}  # collapsed box name -> VizNode
@@ -264,7 +269,9 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
 
     def box(name, label):
         if name not in boxes:
-            boxes[name] = add(object(), kind="collapsed", label="", scope=name if name != "" else None)
+            marker = object()
+            keep_alive.append(marker)  # its id() is a key: it must not be reused by a node made later
+            boxes[name] = add(marker, kind="collapsed", label="", scope=name if name != "" else None)
             box_ids.add(boxes[name].id)
             boxes[name].detail["count"] = 0
         node = boxes[name]
@@ -275,8 +282,8 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
     while queue:
         fn, parent_id, slot = queue.popleft()
         is_leaf = _is_sink(fn)
-        if id(fn) in ids:
-            connect(parent_id, ids[id(fn)], slot)
+        if _key(fn) in ids:
+            connect(parent_id, ids[_key(fn)], slot)
             continue
         keep_alive.append(fn)
         scope_name = scope_of(fn) if isinstance(fn, minigrad.autograd.graph.Node) else None
@@ -287,7 +294,7 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
         else:
             node = None
         if node is not None:  # collapsed: keep walking to count what lies below
-            ids[id(fn)] = node.id
+            ids[_key(fn)] = node.id
             connect(parent_id, node.id, slot)
             for child_slot, (child, _) in enumerate(fn.next_functions):
                 if child is not None:
@@ -304,11 +311,12 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
         if forward_graph is not None and fn not in forward_graph:
             node.state = "derivative"
         if run is not None:
-            if fn is run.failed_node:
+            raw = _raw(fn)  # a recording of PyTorch's backward holds PyTorch's nodes
+            if raw is run.failed_node:
                 node.state = "failed"
-            elif fn in reached and fn not in ran:
+            elif raw in reached and raw not in ran:
                 node.state = "pruned"
-            elif fn not in reached and run.steps:
+            elif raw not in reached and run.steps:
                 node.state = "skipped"
         connect(parent_id, node.id, slot)
         if saved:
@@ -321,8 +329,8 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
     # that ends at the leaf itself: PyTorch's reference cycle, drawn as an edge.
     for leaf_id, fn in accumulators.items():
         grad = fn.variable._grad
-        if grad is not None and grad.grad_fn is not None and id(grad.grad_fn) in ids:
-            edges.append(VizEdge(leaf_id, ids[id(grad.grad_fn)], kind="cycle", label=".grad"))
+        if grad is not None and grad.grad_fn is not None and _key(grad.grad_fn) in ids:
+            edges.append(VizEdge(leaf_id, ids[_key(grad.grad_fn)], kind="cycle", label=".grad"))
     if run is not None and grads:
         _add_recorded_grads(run, roots, nodes, edges, ids)
     data = GraphData(nodes, edges)
@@ -354,7 +362,7 @@ def _leaf_node(fn, add, names, values, grads, run):
                **_tensor_fields(leaf, values, grads))
     if leaf._grad is not None:
         node.state = "accumulated"
-    if run is not None and run.steps and fn not in run.reached:
+    if run is not None and run.steps and _raw(fn) not in run.reached:
         node.state = "skipped"  # a recorded backward never reached it (inputs= left it out)
     return node
 
@@ -387,19 +395,19 @@ def _add_recorded_grads(run, roots, nodes, edges, ids):
     """
     step_at = {}  # box id -> the recorded step of its node (a node's last run wins)
     for step in run.steps:
-        if id(step.node) in ids:
-            step_at[ids[id(step.node)]] = step
+        if _key(step.node) in ids:
+            step_at[ids[_key(step.node)]] = step
     by_id = {node.id: node for node in nodes}
     for box_id, step in step_at.items():
         if by_id[box_id].kind == "op" and step.executed:
             by_id[box_id].grad = format_grads(step.grad_outputs)
-    outputs = {ids[id(root)]: root for root in roots}
+    outputs = {ids[_key(root)]: root for root in roots}
     for edge in edges:
         if edge.kind != "grad":
             continue
         if edge.source in outputs:
             root = outputs[edge.source]
-            step = step_at.get(ids.get(id(root.grad_fn)))
+            step = step_at.get(ids.get(_key(root.grad_fn)))
             if step is not None and root.output_nr < len(step.grad_outputs):
                 edge.grad = format_grads([step.grad_outputs[root.output_nr]])
         elif edge.slot is not None:
@@ -414,7 +422,8 @@ def format_grads(grads):
     >>> format_grads([None])
     'None'
     """
-    texts = ["None" if g is None else format_array(g._data) for g in grads]
+    texts = ["None" if g is None else format_array(g._data if isinstance(g, minigrad.Tensor) else g.detach().numpy())
+             for g in grads]
     return texts[0] if len(texts) == 1 else "; ".join(f"[{i}] {t}" for i, t in enumerate(texts))
 
 

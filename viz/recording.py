@@ -2,7 +2,13 @@
 
 ``record()`` collects the engine's own steps (``minigrad.autograd.graph.observe``)
 while your code runs, so a picture drawn afterwards can show which nodes a
-``backward(inputs=...)`` left out and which step failed.
+``backward(inputs=...)`` left out, which step failed, and the gradient every
+edge carried.
+
+PyTorch's engine cannot be observed from outside, so for a PyTorch graph name
+its output: ``with viz.record(loss) as run:`` puts a hook on every node of
+that graph (``node.register_hook``, which PyTorch calls in execution order
+with the node's ``grad_inputs`` and ``grad_outputs``) and takes them off after.
 
 >>> import minigrad, viz
 >>> x = minigrad.tensor(2.0, requires_grad=True)
@@ -13,6 +19,7 @@ while your code runs, so a picture drawn afterwards can show which nodes a
 """
 
 import contextlib
+from types import SimpleNamespace
 
 from minigrad.autograd import graph as autograd_graph
 from minigrad.function import _sequence
@@ -57,10 +64,12 @@ def _node_in_traceback(error):
 
 
 @contextlib.contextmanager
-def record(catch=False):
+def record(*roots, catch=False):
     """Record the backward passes run in the block.
 
     Args:
+        roots: for PyTorch, the outputs whose graphs to watch (minigrad's
+            engine is watched whole, without them).
         catch: if True, an exception raised in the block is kept in
             ``Recording.error`` (for ``viz.draw_error``) instead of propagating.
 
@@ -68,7 +77,7 @@ def record(catch=False):
         Recording
     """
     run = Recording()
-    with autograd_graph.observe(run.steps.append):
+    with autograd_graph.observe(run.steps.append), _torch_hooks(roots, run.steps):
         try:
             yield run
         except Exception as error:  # noqa: BLE001 - kept for the picture, re-raised unless asked
@@ -76,6 +85,36 @@ def record(catch=False):
             run.failed_node = _node_in_traceback(error)
             if not catch:
                 raise
+
+
+@contextlib.contextmanager
+def _torch_hooks(roots, steps):
+    """A hook on every node of the PyTorch graphs behind ``roots`` that records a step when it runs."""
+    from .torch_graph import is_torch_tensor
+
+    handles, seen = [], set()
+    stack = [root.grad_fn for root in roots if is_torch_tensor(root)]
+    while stack:  # an explicit stack: graphs can be deep
+        fn = stack.pop()
+        if fn is None or fn in seen:
+            continue
+        seen.add(fn)
+        handles.append(fn.register_hook(_step_recorder(fn, steps)))
+        stack.extend(child for child, _ in fn.next_functions)
+    try:
+        yield
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def _step_recorder(fn, steps):
+    """A node hook that appends minigrad-style step records (``grad_inputs`` is what the node sends)."""
+    def hook(grad_inputs, grad_outputs):
+        steps.append(SimpleNamespace(index=len(steps), node=fn, executed=True, grad_outputs=tuple(grad_outputs),
+                                     grad_inputs=() if hasattr(fn, "variable") else tuple(grad_inputs),
+                                     accumulated=(), captured=(), released=()))
+    return hook
 
 
 class Scope:

@@ -192,3 +192,18 @@ def test_a_deep_torch_graph_draws_collapsed_without_recursion():
     # 100,000 MulBackward0 + SumBackward0 + x's AccumulateGrad; 50 drawn, the rest in the box.
     assert box.detail["count"] == 100_002 - 50
     assert len(data.by_kind("op")) == 50
+
+
+def test_a_recorded_pytorch_backward_gives_the_same_gradients_on_the_picture():
+    pictures = []
+    for lib in (minigrad, torch):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        w = lib.tensor([3.0, -1.0], requires_grad=True)
+        loss = (x * w).tanh().sum()
+        with viz.record(loss) as run:  # minigrad ignores the root; PyTorch needs it for its hooks
+            loss.backward()
+        data = viz.trace(loss, run=run)
+        pictures.append(([(n.label, n.state, n.grad) for n in data.nodes],
+                         [(e.source, e.target, e.grad) for e in data.edges]))
+    assert pictures[0] == pictures[1]
+    assert any(grad is not None for _, _, grad in pictures[1][1])  # the comparison is not of empty labels
