@@ -173,3 +173,15 @@ w = torch.tensor([-0.5, 1.5], requires_grad=True)
 (g,) = torch.autograd.grad(torch.relu(w).sum(), w, create_graph=True)
 print(g, g.grad_fn.name())
 print(torch.autograd.grad(g.sum(), w))
+
+# %% an unknown rounding mode
+print(torch.div(x, 2, rounding_mode="round"))
+
+# %% integer division by zero
+print(torch.tensor([4, 2]) // 0)
+
+# %% scatter with an index past the end
+print(m.scatter(1, torch.tensor([[3], [0]]), 1.0))
+
+# %% median of a missing dim
+print(m.median(dim=2))
