@@ -271,6 +271,7 @@ TOTAL_TIMEOUT = 900  # seconds a whole notebook may run
 MAX_OUTPUT = 8 << 20  # bytes of output a notebook may produce (the rest is dropped)
 GRACE = 5  # seconds a kernel gets to stop after an interrupt before it is killed
 GUARD = "minigrad_guard"  # metadata key of the cells the grader adds (see integrity.py)
+GUARD_TIMEOUT = 120  # seconds the grader's own cells may take, whatever the students' timeout
 
 
 class Run:
@@ -376,8 +377,10 @@ def execute(nb, *, timeout=DEFAULT_TIMEOUT, cwd=None, kernel_name=None, sandbox=
         client.deadline = monotonic() + total_timeout
 
     def cell_timeout(cell):
-        left = (client.deadline - monotonic()) if client.deadline else timeout
-        return max(1, int(min(timeout, left) + 0.999))
+        # The grader's own cells get at least GUARD_TIMEOUT (the prologue imports minigrad and NumPy).
+        own = max(timeout, GUARD_TIMEOUT) if GUARD in cell.metadata and not cell.metadata[GUARD].get("test") else timeout
+        left = (client.deadline - monotonic()) if client.deadline else own
+        return max(1, int(min(own, left) + 0.999))
 
     folder = str(sandbox.folder) if sandbox else str(cwd or Path.cwd())
     for attempt in range(1, STARTUP_ATTEMPTS + 1):
