@@ -311,6 +311,8 @@ EINSUM_FORM = "minigrad's einsum does not support the equation '{equation}' ({wh
 # PyTorch prints the numbers in these with C++'s default stream format, which is Python's "g".
 NOT_IMPLEMENTED_FOR_DTYPE = "\"{kernel}\" not implemented for '{dtype}'"
 SEED_OVERFLOW = "Overflow when unpacking long long"
+RNG_STATE_SIZE = "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be {size}"
+RNG_STATE_TYPE = "RNG state must be a minigrad.ByteTensor"
 NO_CUDA_GENERATOR = _hint(
     "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
     "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "

@@ -32,7 +32,15 @@ DEFAULT_SEED = 67280421310721
 _U64 = np.uint64
 _LOW_24 = _U64((1 << 24) - 1)  # float32 has 24 significant bits
 _LOW_53 = _U64((1 << 53) - 1)  # float64 has 53
-_STATE_BYTES = 5056  # the size of PyTorch's CPUGeneratorImplState
+# PyTorch's CPUGeneratorImplState, field by field with C's alignment: what get_rng_state() returns.
+_LEGACY_STATE = np.dtype([
+    ("the_initial_seed", "<u8"), ("left", "<i4"), ("seeded", "<i4"), ("next", "<u8"), ("state", "<u8", 624),
+    ("normal_x", "<f8"), ("normal_y", "<f8"), ("normal_rho", "<f8"), ("normal_is_valid", "<i4"),
+], align=True)
+_STATE_LAYOUT = np.dtype([
+    ("legacy_pytorch_state", _LEGACY_STATE), ("next_float_normal_sample", "<f4"),
+    ("is_next_float_normal_sample_valid", "?"),
+], align=True)  # 5056 bytes
 
 
 def _mt19937(seed):
@@ -74,6 +82,7 @@ class Generator:
             raise ValueError(messages.SEED_OVERFLOW)
         self._initial_seed = seed % (1 << 64)  # PyTorch keeps the seed as uint64: -1 is 2**64 - 1
         self._bits = _mt19937(self._initial_seed & 0xFFFFFFFF)  # mt19937 reads the low 32 bits
+        self._fresh = True  # no word drawn since seeding (only get_state() tells the difference)
         # Box-Muller makes two normals at a time; PyTorch keeps the second for the next call.
         self._next_double_normal = None
         return self
@@ -90,6 +99,7 @@ class Generator:
 
     def random(self, count):
         """``count`` raw 32-bit words (as uint64), PyTorch's ``random()``."""
+        self._fresh = self._fresh and count == 0
         return self._bits.random_raw(count).astype(_U64)
 
     def random64(self, count):
@@ -99,33 +109,35 @@ class Generator:
 
     def get_state(self):
         """The state as PyTorch lays it out: a uint8 tensor of 5056 bytes (``CPUGeneratorImplState``)."""
-        from .tensor import Tensor  # random.py is imported by tensor.py's neighbours; keep it light
+        from .tensor import Tensor  # tensor.py is not imported yet while random.py loads
 
-        state = self._bits.state["state"]
-        position = int(state["pos"])
-        normal = self._next_double_normal
-        header = np.array([self._initial_seed], "<u8").tobytes()
-        # left/next are PyTorch's names for "words left in this block" and "index of the next one".
-        header += np.array([625 - position, 1], "<i4").tobytes() + np.array([position], "<u8").tobytes()
-        body = state["key"].astype("<u8").tobytes()
-        tail = np.array([0.0, normal or 0.0, 0.0], "<f8").tobytes() + np.array([normal is not None], "<i4").tobytes()
-        data = header + body + tail + bytes(4) + np.array([0.0], "<f4").tobytes() + bytes(4)
-        return Tensor._wrap(np.frombuffer(data, np.uint8).copy())
+        position = int(self._bits.state["state"]["pos"])
+        state = np.zeros((), _STATE_LAYOUT)
+        legacy = state["legacy_pytorch_state"]
+        legacy["the_initial_seed"] = self._initial_seed
+        # mt19937's "left" counts down to the next regeneration of the 624 words, "next" indexes them;
+        # NumPy keeps one position. A fresh generator has next 0 (PyTorch's), a used-up block next 624.
+        legacy["left"], legacy["seeded"] = 625 - position, 1
+        legacy["next"] = 0 if self._fresh else position
+        legacy["state"] = self._bits.state["state"]["key"]
+        if self._next_double_normal is not None:
+            legacy["normal_y"], legacy["normal_is_valid"] = self._next_double_normal, 1
+        return Tensor._wrap(state.reshape(1).view(np.uint8).copy())
 
     def set_state(self, new_state):
         """Restore a state from ``get_state()`` (PyTorch's byte layout); returns the generator."""
         data = np.asarray(new_state._data if hasattr(new_state, "_data") else new_state)
-        if data.dtype != np.uint8 or data.size != _STATE_BYTES:
-            raise RuntimeError("Expected either a THGeneratorState of size 5048 or a CPUGeneratorImplState "
-                               f"of size 5056 but found the input RNG state size to be {data.size}")
-        raw = data.tobytes()
-        self._initial_seed = int(np.frombuffer(raw, "<u8", 1, 0)[0])
-        left = int(np.frombuffer(raw, "<i4", 1, 8)[0])
-        key = np.frombuffer(raw, "<u8", 624, 24).astype(np.uint32)
-        valid = bool(np.frombuffer(raw, "<i4", 1, 5040)[0])
+        if data.dtype != np.uint8:
+            raise TypeError(messages.RNG_STATE_TYPE)
+        if data.size != _STATE_LAYOUT.itemsize:
+            raise RuntimeError(messages.RNG_STATE_SIZE.format(size=data.size))
+        legacy = np.ascontiguousarray(data).view(_STATE_LAYOUT)[0]["legacy_pytorch_state"]
+        self._initial_seed = int(legacy["the_initial_seed"])
+        key = legacy["state"].astype(np.uint32)
         self._bits = np.random.MT19937()
-        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 625 - left}}
-        self._next_double_normal = float(np.frombuffer(raw, "<f8", 1, 5024)[0]) if valid else None
+        self._bits.state = {"bit_generator": "MT19937", "state": {"key": key, "pos": 625 - int(legacy["left"])}}
+        self._fresh = int(legacy["next"]) == 0 and int(legacy["left"]) == 1
+        self._next_double_normal = float(legacy["normal_y"]) if legacy["normal_is_valid"] else None
         return self
 
     # PyTorch's class is torch._C.Generator: print() shows "<torch._C.Generator object at 0x...>" and a

@@ -351,3 +351,22 @@ def test_random_beyond_a_floats_integers_warns(torch, dtype, low, high):
             expected = texts
         else:
             assert texts == expected and len(texts) == 1
+
+
+@pytest.mark.parametrize("draws", [0, 1, 3, 623, 624, 625])
+def test_rng_state_bytes_are_pytorchs(torch, draws):
+    # fresh, mid-block, at a block's end: the same 5056 bytes, and each library continues the other's
+    def run(lib):
+        g = lib.Generator().manual_seed(5)
+        lib.randn(draws, generator=g)
+        return g.get_state().numpy()
+    assert_same_numbers(torch, run)
+    g = torch.Generator().manual_seed(5)
+    torch.randn(draws, generator=g)
+    mine = minigrad.Generator().set_state(minigrad.tensor(g.get_state().numpy()))
+    np.testing.assert_array_equal(minigrad.randn(5, generator=mine).numpy(), torch.randn(5, generator=g).numpy())
+
+
+@pytest.mark.parametrize("state", [lambda lib: lib.zeros(10, dtype=lib.uint8), lambda lib: lib.zeros(5056)])
+def test_rng_state_errors(torch, state):
+    assert_same_error(lambda lib: lib.Generator().set_state(state(lib)), torch, expect_hint=None)
