@@ -1,7 +1,7 @@
 """``minigrad.nn``: the parts of ``torch.nn`` that tutorials and course notebooks build models from.
 
 ``Module`` (the tree of parameters), ``Parameter``, ``init`` (initial values), the layers
-(``Linear``, ``Embedding``, ``Dropout``, ``Flatten``, ``LayerNorm``, ``BatchNorm1d`` ...), the
+(``Linear``, ``Conv2d``, ``MaxPool2d``, ``Embedding``, ``Dropout``, ``Flatten``, ``LayerNorm``, ``BatchNorm1d`` ...), the
 activations, the containers ``Sequential``, ``ModuleList``, ``ModuleDict``, the losses, and
 ``functional`` (the same computations as functions).
 """
@@ -9,6 +9,7 @@ activations, the containers ``Sequential``, ``ModuleList``, ``ModuleDict``, the 
 from . import functional, init
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
 from .container import ModuleDict, ModuleList, Sequential
+from .conv import Conv2d, MaxPool2d
 from .layers import Dropout, Embedding, Flatten, Identity, Linear, Unflatten
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss
 from .module import Module
@@ -16,6 +17,6 @@ from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
 
 __all__ = ["functional", "init", "Module", "Parameter", "Linear", "Identity", "Flatten", "Unflatten", "Dropout",
-           "Embedding", "LayerNorm", "BatchNorm1d", "Sequential", "ModuleList", "ModuleDict", "ReLU", "Tanh",
+           "Embedding", "Conv2d", "MaxPool2d", "LayerNorm", "BatchNorm1d", "Sequential", "ModuleList", "ModuleDict", "ReLU", "Tanh",
            "Sigmoid", "SiLU", "LeakyReLU", "ELU", "GELU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss"]

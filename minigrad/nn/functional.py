@@ -13,6 +13,7 @@ import numpy as np
 from .. import dtypes, messages, ops
 from ..grad_mode import is_grad_enabled
 from ..ops.inplace import _in_place
+from ..ops.conv import Convolution, MaxPool2DWithIndices
 from ..ops.nn import (
     BinaryCrossEntropy, BinaryCrossEntropyWithLogits, Elu, Embedding, Gelu, HuberLoss, LeakyRelu, MseLoss,
     NativeBatchNorm, NativeLayerNorm, Silu, SmoothL1Loss, Softplus,
@@ -22,7 +23,7 @@ from ..tensor import Tensor
 __all__ = ["relu", "tanh", "sigmoid", "softmax", "log_softmax", "linear", "leaky_relu", "elu", "gelu", "softplus",
            "silu", "dropout", "embedding", "one_hot", "layer_norm", "batch_norm", "mse_loss", "l1_loss",
            "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "cross_entropy", "nll_loss"]
+           "cross_entropy", "nll_loss", "conv2d", "max_pool2d"]
 
 
 def relu(input, inplace=False):
@@ -734,3 +735,94 @@ def _update_running_stats(input, running_mean, running_var, momentum):
         running._data *= 1 - momentum
         running._data += momentum * batch.astype(running.dtype)
         running._shared_version_counter().value += 1  # an in-place change, as PyTorch's
+
+
+# --- convolution and pooling --------------------------------------------------------------
+
+
+def _pair(value):
+    return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
+
+
+def _unbatched(function):
+    """Run ``function`` on a (C, H, W) input as a batch of one, as PyTorch accepts it."""
+
+    def run(input, *args, **kwargs):
+        if input.ndim == 3:
+            out = run(input.unsqueeze(0), *args, **kwargs)
+            return tuple(o.squeeze(0) for o in out) if isinstance(out, tuple) else out.squeeze(0)
+        return function(input, *args, **kwargs)
+
+    run.__doc__, run.__name__ = function.__doc__, function.__name__
+    return run
+
+
+@_unbatched
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """2-D cross-correlation of (N, C, H, W) images with (O, C, kh, kw) kernels, plus a bias per output channel.
+
+    Args:
+        input: (N, C, H, W), or (C, H, W) for one image.
+        weight: (O, C, kh, kw).
+        bias: optional (O,).
+        stride: step between windows (an int or a pair).
+        padding: zeros added on each side (an int, a pair, "valid" or "same").
+        dilation: only 1 (not implemented otherwise).
+        groups: only 1 (not implemented otherwise).
+
+    Raises:
+        RuntimeError: for a channel mismatch or a kernel larger than the padded input, as PyTorch.
+
+    >>> import minigrad
+    >>> from minigrad.nn import functional as F
+    >>> F.conv2d(minigrad.ones(1, 1, 3, 3), minigrad.ones(1, 1, 2, 2))
+    tensor([[[[4., 4.],
+              [4., 4.]]]])
+    """
+    if _pair(dilation) != (1, 1) or groups != 1:
+        raise NotImplementedError("minigrad's conv2d does not implement dilation or groups")
+    kernel = weight.shape[2:]
+    if padding == "valid":
+        padding = 0
+    elif padding == "same":
+        if _pair(stride) != (1, 1) or any(k % 2 == 0 for k in kernel):
+            raise NotImplementedError("minigrad's conv2d implements padding='same' for odd kernels and stride 1 only")
+        padding = (kernel[0] // 2, kernel[1] // 2)
+    stride, padding = _pair(stride), _pair(padding)
+    if input.ndim != 4:
+        raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "
+                           f"{list(input.shape)}")
+    if input.shape[1] != weight.shape[1]:
+        raise RuntimeError(f"Given groups=1, weight of size {list(weight.shape)}, expected input"
+                           f"{list(input.shape)} to have {weight.shape[1]} channels, but got {input.shape[1]} "
+                           "channels instead")
+    padded = (input.shape[2] + 2 * padding[0], input.shape[3] + 2 * padding[1])
+    if padded[0] < kernel[0] or padded[1] < kernel[1]:
+        raise RuntimeError(f"Calculated padded input size per channel: ({padded[0]} x {padded[1]}). Kernel size: "
+                           f"({kernel[0]} x {kernel[1]}). Kernel size can't be greater than actual input size")
+    # Without a bias the node gets constant zeros in its place (no edge, as in PyTorch).
+    bias = bias if bias is not None else Tensor._wrap(np.zeros(weight.shape[0], dtype=input.dtype))
+    return Convolution.apply(input, weight, bias, stride=stride, padding=padding)
+
+
+@_unbatched
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each (kh, kw) window of (N, C, H, W) images; ``stride`` defaults to the window size.
+
+    >>> import minigrad
+    >>> from minigrad.nn import functional as F
+    >>> F.max_pool2d(minigrad.arange(16.0).reshape(1, 1, 4, 4), 2)
+    tensor([[[[ 5.,  7.],
+              [13., 15.]]]])
+    """
+    if _pair(dilation) != (1, 1) or ceil_mode:
+        raise NotImplementedError("minigrad's max_pool2d does not implement dilation or ceil_mode")
+    kernel = _pair(kernel_size)
+    stride = kernel if stride is None or stride == [] else _pair(stride)
+    padding = _pair(padding)
+    if padding[0] > kernel[0] // 2 or padding[1] > kernel[1] // 2:
+        raise RuntimeError("pad should be at most half of effective kernel size, but got pad="
+                           f"{padding[0]}, kernel_size={kernel[0]} and dilation=1")
+    if return_indices:
+        raise NotImplementedError("minigrad's max_pool2d does not implement return_indices")
+    return MaxPool2DWithIndices.apply(input, kernel_size=kernel, stride=stride, padding=padding)

@@ -282,3 +282,42 @@ def test_default_collate_batches_like_pytorch(torch):
     assert len(DataLoader(TensorDataset(minigrad.arange(10)), batch_size=4, drop_last=True)) == 2
     with pytest.raises(ValueError, match="Sum of input lengths"):
         random_split(range(3), [1, 1])
+
+
+# --- convolution and pooling ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stride, padding", [(1, 0), (2, 1), ((1, 2), (2, 0))])
+def test_conv2d_and_max_pool2d_match_pytorch(torch, stride, padding):
+    x = RNG.standard_normal((2, 3, 7, 6))
+    w = RNG.standard_normal((4, 3, 3, 2))
+    b = RNG.standard_normal(4)
+
+    def net(lib, x, w, b):
+        y = lib.nn.functional.conv2d(x, w, b, stride=stride, padding=padding)
+        return lib.nn.functional.max_pool2d(y, 2, stride=1, padding=1)
+
+    assert_same_values_and_grads(net, torch, x, w, b)
+    assert_same_values_and_grads(lambda lib, x, w, b: lib.nn.functional.conv2d(x, w, b, stride, padding), torch,
+                                 x, w, b)
+
+
+def test_conv2d_and_max_pool2d_pass_gradcheck_to_second_order():
+    x = minigrad.tensor(RNG.standard_normal((1, 2, 5, 4)), requires_grad=True)
+    w = minigrad.tensor(RNG.standard_normal((3, 2, 2, 2)), requires_grad=True)
+    b = minigrad.tensor(RNG.standard_normal(3), requires_grad=True)
+
+    def fn(x, w, b):
+        return F.max_pool2d(F.conv2d(x, w, b, stride=(1, 2), padding=1) ** 2, 2)
+
+    assert gradcheck(fn, (x, w, b))
+    assert gradgradcheck(fn, (x, w, b))
+
+
+def test_seeded_conv2d_starts_from_pytorchs_numbers(torch):
+    minigrad.manual_seed(2)
+    torch.manual_seed(2)
+    m, t = nn.Conv2d(3, 5, (3, 2)), torch.nn.Conv2d(3, 5, (3, 2))
+    np.testing.assert_array_equal(m.weight.detach().numpy(), t.weight.detach().numpy())
+    np.testing.assert_array_equal(m.bias.detach().numpy(), t.bias.detach().numpy())
+    assert repr(m) == repr(t)
