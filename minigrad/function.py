@@ -20,6 +20,7 @@ and builds nodes of this kind.
 
 import itertools
 import math
+import os
 import traceback
 import weakref
 
@@ -133,6 +134,21 @@ class SavedTensor:
             t._grad_fn = node
         t._version_counter = self.version_counter
         return t
+
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def forward_trace():
+    """The call stack down to the user's own line (anomaly mode keeps it on each node).
+
+    minigrad's own frames at the end are left out: PyTorch's trace ends where the
+    user's code called the op, too.
+    """
+    frames = traceback.extract_stack()
+    while frames and os.path.abspath(frames[-1].filename).startswith(_PACKAGE_DIR + os.sep):
+        frames.pop()
+    return "".join(traceback.format_list(frames))
 
 
 @np.errstate(all="ignore")  # inf and nan arise silently, as in PyTorch
@@ -254,7 +270,7 @@ class Node:
                 else:
                     saved[name] = SavedTensor(inputs[position], is_output=False)
         if _state.anomaly_enabled:
-            self._forward_trace = "".join(traceback.format_stack()[:-3])
+            self._forward_trace = forward_trace()
         if _state.record_forward_inputs:
             # Copies, so the forward can be re-run later even if an input is changed in place.
             self._forward_inputs = (tuple([copy_for_replay(t._data) for t in inputs]),

@@ -30,11 +30,10 @@ checks what it returned as PyTorch does (``_check_gradients``).
 """
 
 import functools
-import traceback
 import warnings
 
 from .. import messages
-from ..function import Node, SavedTensor, _sequence
+from ..function import Node, SavedTensor, _sequence, forward_trace
 from ..grad_mode import _state, copy_for_replay, no_grad
 from ..tensor import Tensor
 
@@ -222,7 +221,7 @@ class Function:
         node._input_meta = tuple((t.shape, t.dtype) for t in inputs)
         outputs = _wrap_outputs(node, outputs, inputs)
         if _state.anomaly_enabled:
-            node._forward_trace = "".join(traceback.format_stack()[:-1])
+            node._forward_trace = forward_trace()
         # Saved tensors are recorded with their versions now, after forward.
         node._saved_list = tuple(
             None if t is None else SavedTensor(t, is_output=False) for t in node._to_save)

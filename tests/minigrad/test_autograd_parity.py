@@ -329,3 +329,23 @@ def test_multi_grad_hook_all_waits_for_every_gradient_of_the_pass(torch):
         return seen
 
     assert run(minigrad) == run(torch) == [[2.0, 1.0, None], [None, None, 5.0]]
+
+
+def test_anomaly_trace_ends_at_the_line_that_called_the_op(torch):
+    """As PyTorch's: the last frame of "Traceback of forward call" is the user's own line."""
+
+    def last_frame(lib):
+        with pytest.warns(UserWarning) as caught:
+            with pytest.raises(RuntimeError, match="returned nan values"):
+                with lib.autograd.detect_anomaly():
+                    y = lib.tensor([-1.0], requires_grad=True)
+                    z = y.sqrt()  # the line the trace must end at
+                    z.sum().backward()
+        [trace] = [str(w.message) for w in caught if str(w.message).startswith("Error detected in")]
+        # (PyTorch ends its message with a "(Triggered internally at <C++ file>)" line.)
+        lines = [line.strip() for line in trace.splitlines() if not line.strip().startswith("(Triggered")]
+        return lines[0], lines[-1]
+
+    assert last_frame(minigrad) == last_frame(torch) == (
+        "Error detected in SqrtBackward0. Traceback of forward call that caused the error:",
+        "z = y.sqrt()  # the line the trace must end at")
