@@ -338,6 +338,13 @@ EXPONENTIAL_DTYPE = (
     "you specified {dtype}"
 )
 BERNOULLI_P = "bernoulli_ expects p to be in [0, 1], but got p={p:g}"
+CAUCHY_SIGMA = "cauchy_ expects sigma > 0.0, but found sigma={sigma:g}"
+CAUCHY_DTYPE = (
+    "Cauchy distribution is a continuous probability distribution. dtype must be a floating point but you "
+    "specified {dtype}"
+)
+LOG_NORMAL_STD = "log_normal_ expects std > 0.0, but found std={std:g}"
+GEOMETRIC_P = "geometric_ expects p to be in (0, 1), but got p={p:g}"
 BERNOULLI_P_TENSOR = _hint(
     "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message be improved?  If so, "
     "please report an enhancement request to PyTorch.)",

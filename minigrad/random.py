@@ -462,6 +462,25 @@ def exponential(generator, count, dtype, lambd=1.0):
     return (-1.0 / lambd * np.log1p(-u)).astype(dtype)
 
 
+def cauchy(generator, count, dtype, median=0.0, sigma=1.0):
+    """Cauchy(median, sigma): PyTorch's ``cauchy_distribution<double>``, ``median + sigma tan(pi (u - 1/2))``."""
+    u = uniform(generator, count, np.float64)
+    return (median + sigma * np.tan(np.pi * (u - 0.5))).astype(dtype)
+
+
+def log_normal(generator, count, dtype, mean=1.0, std=2.0):
+    """exp of N(mean, std**2): PyTorch's ``lognormal_distribution<double>``, always the scalar Box-Muller
+    (``_normal_pairs``, sharing its cached second value), scaled, then ``exp``."""
+    return np.exp(_fma(_normal_pairs(generator, count), float(std), float(mean))).astype(dtype)
+
+
+def geometric(generator, count, dtype, p):
+    """Trials until the first success: PyTorch's ``geometric_distribution<double>``,
+    ``ceil(log(u) / log(1 - p))``."""
+    u = uniform(generator, count, np.float64)
+    return np.ceil(np.log(u) / np.log(1.0 - p)).astype(dtype)
+
+
 def bernoulli(generator, p, dtype):
     """1 with probability p, else 0: ``u < p`` (PyTorch's ``bernoulli_distribution``).
 

@@ -20,7 +20,9 @@ from .inplace import (
     floor_, frac_, hypot_, lerp_, log1p_, log2_, log10_, log_, masked_fill_, neg_, pow_, reciprocal_, relu_,
     remainder_, round_, rsqrt_, sigmoid_, sign_, sin_, sinh_, sqrt_, square_, tan_, tanh_, trunc_,
 )
-from .sampling import bernoulli, bernoulli_, exponential_, multinomial, normal_, random_, uniform_
+from .sampling import (
+    bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_, multinomial, normal_, random_, uniform_,
+)
 from .linalg import addmm, addmv, bmm, dot, einsum, matmul, mm, mv, outer
 from .nn import cross_entropy, linear, log_softmax, mse_loss, nll_loss, softmax
 from .reduce import (
@@ -54,7 +56,8 @@ TENSOR_METHODS = (
     "view_as", "contiguous", "is_contiguous", "flatten", "transpose", "swapaxes", "t", "permute", "squeeze", "unsqueeze", "expand",
     "expand_as", "add_", "sub_", "mul_", "div_", "clamp_", "zero_", "fill_", "copy_",
     "is_floating_point",
-    "uniform_", "normal_", "random_", "bernoulli_", "exponential_", "bernoulli", "multinomial",
+    "uniform_", "normal_", "random_", "bernoulli_", "exponential_", "cauchy_", "log_normal_", "geometric_",
+    "bernoulli", "multinomial",
     # the ops surface of issue #8 (developer B)
     "nelement", "chunk", "unbind", "narrow", "split", "tensor_split", "std", "prod", "cumsum", "unflatten",
     "square", "log1p", "expm1", "tan", "exp2", "log2", "log10", "reciprocal", "rsqrt", "floor", "ceil", "round",

@@ -1,5 +1,5 @@
-"""Random fills (``uniform_``, ``normal_``, ``random_``, ``bernoulli_``, ``exponential_``) and draws from a
-tensor of probabilities (``bernoulli``, ``multinomial``).
+"""Random fills (``uniform_``, ``normal_``, ``random_``, ``bernoulli_``, ``exponential_``, ``cauchy_``,
+``log_normal_``, ``geometric_``) and draws from a tensor of probabilities (``bernoulli``, ``multinomial``).
 
 The fills overwrite a tensor with fresh numbers drawn as PyTorch draws them (``minigrad/random.py``),
 in the order of the tensor's memory, and record a node whose gradient is zero: the old values no
@@ -139,6 +139,48 @@ def exponential_(input, lambd=1.0, *, generator=None):
         raise RuntimeError(messages.EXPONENTIAL_DTYPE.format(dtype=_type_name(input)))
     generator = random._or_default(generator)
     return _refill(input, "ExponentialBackward0", lambda n: random.exponential(generator, n, input.dtype, lambd))
+
+
+def cauchy_(input, median=0.0, sigma=1.0, *, generator=None):
+    """Fill with Cauchy(median, sigma) draws, in place: PyTorch's numbers for the same seed.
+
+    >>> import minigrad
+    >>> minigrad.empty(2).cauchy_(generator=minigrad.Generator().manual_seed(0)).shape
+    minigrad.Size([2])
+    """
+    if not sigma > 0:
+        raise RuntimeError(messages.CAUCHY_SIGMA.format(sigma=sigma))
+    if not dtypes.is_floating(input.dtype):
+        raise RuntimeError(messages.CAUCHY_DTYPE.format(dtype=dtypes.CPP_TYPE_NAMES.get(dtypes.of(input.dtype))))
+    generator = random._or_default(generator)
+    return _refill(input, "CauchyBackward0", lambda n: random.cauchy(generator, n, input.dtype, median, sigma))
+
+
+def log_normal_(input, mean=1.0, std=2.0, *, generator=None):
+    """Fill with exp(N(mean, std**2)) draws, in place: PyTorch's numbers for the same seed.
+
+    >>> import minigrad
+    >>> minigrad.empty(2).log_normal_(generator=minigrad.Generator().manual_seed(0)).shape
+    minigrad.Size([2])
+    """
+    if not std > 0:
+        raise RuntimeError(messages.LOG_NORMAL_STD.format(std=std))
+    _require_floating(input, "log_normal_cpu")
+    generator = random._or_default(generator)
+    return _refill(input, "LogNormalBackward0", lambda n: random.log_normal(generator, n, input.dtype, mean, std))
+
+
+def geometric_(input, p, *, generator=None):
+    """Fill with the number of trials until a success of probability ``p``, in place.
+
+    >>> import minigrad
+    >>> minigrad.empty(2).geometric_(0.5, generator=minigrad.Generator().manual_seed(0)).shape
+    minigrad.Size([2])
+    """
+    if not 0 < p < 1:
+        raise RuntimeError(messages.GEOMETRIC_P.format(p=p))
+    generator = random._or_default(generator)
+    return _refill(input, "GeometricBackward0", lambda n: random.geometric(generator, n, input.dtype, p))
 
 
 # Sampling from a tensor of probabilities (also Tensor methods: ``probs.multinomial(1)``).

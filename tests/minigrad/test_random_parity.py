@@ -370,3 +370,37 @@ def test_rng_state_bytes_are_pytorchs(torch, draws):
 @pytest.mark.parametrize("state", [lambda lib: lib.zeros(10, dtype=lib.uint8), lambda lib: lib.zeros(5056)])
 def test_rng_state_errors(torch, state):
     assert_same_error(lambda lib: lib.Generator().set_state(state(lib)), torch, expect_hint=None)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_cauchy_log_normal_geometric(torch, dtype):
+    def run(lib):
+        g = lib.Generator().manual_seed(31)
+        t = lambda n: lib.empty(n, dtype=getattr(lib, dtype))
+        return [t(7).cauchy_(generator=g).numpy(), t(20).cauchy_(1.5, 0.5, generator=g).numpy(),
+                t(5).log_normal_(generator=g).numpy(), lib.randn(1, generator=g).numpy(),  # shares the cached normal
+                t(33).log_normal_(0.0, 0.25, generator=g).numpy(), t(9).geometric_(0.3, generator=g).numpy(),
+                lib.zeros(4, dtype=lib.int64).geometric_(0.7, generator=g).numpy()]
+    assert_same_numbers(torch, run)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.zeros(2).cauchy_(0, -1),
+    lambda lib: lib.zeros(2, dtype=lib.int64).cauchy_(),
+    lambda lib: lib.zeros(2).log_normal_(1, 0),
+    lambda lib: lib.zeros(2, dtype=lib.int64).log_normal_(),
+    lambda lib: lib.zeros(2).geometric_(1.5),
+])
+def test_more_distribution_errors(torch, call):
+    assert_same_error(call, torch, expect_hint=None)
+
+
+@pytest.mark.parametrize("method, args, name", [
+    ("cauchy_", (), "CauchyBackward0"), ("log_normal_", (), "LogNormalBackward0"),
+    ("geometric_", (0.5,), "GeometricBackward0"),
+])
+def test_more_fills_record_their_nodes(torch, method, args, name):
+    for lib in (torch, minigrad):
+        x = lib.ones(3, requires_grad=True) * 2
+        getattr(x, method)(*args)
+        assert type(x.grad_fn).__name__ == name or x.grad_fn.name() == name

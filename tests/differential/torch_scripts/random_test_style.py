@@ -158,3 +158,12 @@ torch.zeros(2, dtype=torch.int32).random_(0, 2**40)
 torch.manual_seed(12)
 print(torch.zeros(3, dtype=torch.int64).random_(5, None))
 print(torch.zeros(3).random_(-2**30, 3))
+
+# %% the other in-place distributions
+torch.manual_seed(13)
+print(torch.empty(5).cauchy_())
+print(torch.empty(5).log_normal_(0.0, 0.5))
+print(torch.empty(6).geometric_(0.4))
+
+# %% misuse: a geometric probability of one
+torch.empty(3).geometric_(1.0)
