@@ -311,6 +311,7 @@ EINSUM_FORM = "minigrad's einsum does not support the equation '{equation}' ({wh
 # PyTorch prints the numbers in these with C++'s default stream format, which is Python's "g".
 NOT_IMPLEMENTED_FOR_DTYPE = "\"{kernel}\" not implemented for '{dtype}'"
 SEED_OVERFLOW = "Overflow when unpacking long long"
+NOT_A_GENERATOR = "generator= must be a minigrad.Generator, not {type}"
 RNG_STATE_SIZE = "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be {size}"
 RNG_STATE_TYPE = "RNG state must be a minigrad.ByteTensor"
 NO_CUDA_GENERATOR = _hint(

@@ -208,7 +208,8 @@ def _or_default(generator):
     if generator is None:
         return default_generator
     if not isinstance(generator, Generator):
-        raise TypeError(f"expected a Generator for generator=, got {type(generator).__name__}")
+        # NB: PyTorch's argument parser lists every overload of the call here; minigrad names the argument.
+        raise TypeError(messages.NOT_A_GENERATOR.format(type=type(generator).__name__))
     return generator
 
 
