@@ -15,6 +15,7 @@ from .creation import (
 from .creation import normal, randint_like
 from .ops import bernoulli, multinomial
 from .random import Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state
+from .serialization import load, save
 from .creation import logspace
 from .dtypes import bool_ as bool
 from .dtypes import double, float, float16, float32, float64, half, int32, int64, long

@@ -122,3 +122,38 @@ try:
     nn.Linear(4, 3).load_state_dict({"weight": torch.zeros(3, 5), "bias": torch.zeros(3), "extra": torch.zeros(1)})
 except RuntimeError as e:
     print(e)
+
+# %% saving to a file and loading back, as the tutorial does
+import os
+import tempfile
+
+path = os.path.join(tempfile.mkdtemp(), "model.pth")
+torch.save(model.state_dict(), path)
+print("Saved PyTorch Model State to model.pth")
+model3 = NeuralNetwork()
+print(model3.load_state_dict(torch.load(path, weights_only=True)))
+model3.eval()
+with torch.no_grad():
+    pred = model3(features[:2])
+    print(pred.argmax(1), labels[:2])
+
+# %% a checkpoint with the optimizer's state
+ckpt = os.path.join(tempfile.mkdtemp(), "ckpt.pt")
+torch.save({"epoch": 3, "model_state_dict": model.state_dict(), "optimizer_state_dict": optimizer.state_dict(),
+            "loss": 0.25}, ckpt)
+checkpoint = torch.load(ckpt)
+print(checkpoint["epoch"], checkpoint["loss"], sorted(checkpoint))
+optimizer.load_state_dict(checkpoint["optimizer_state_dict"])
+print(optimizer.param_groups[0]["lr"])
+
+# %% weights_only refuses other objects
+class Custom:
+    pass
+
+
+torch.save({"thing": Custom()}, ckpt)
+try:
+    torch.load(ckpt)
+except Exception as e:
+    print(type(e).__name__, str(e).startswith("Weights only load failed."))
+print(type(torch.load(ckpt, weights_only=False)["thing"]).__name__)
