@@ -172,3 +172,16 @@ def test_minigrad_only_tools_are_marked_before_their_first_use(path):
             assert notes, f"{path.name}: cell {index} uses {sorted(set(used))} with no '{BADGE}' note before it"
             assert any("PyTorch" in note.split(BADGE, 1)[1] for note in notes), "the note names no PyTorch equivalent"
             return
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_notebook_links_the_glossary_and_the_figure_and_ends_with_its_mistakes(path):
+    cells = _cells(path)
+    opening = _source(cells[0])
+    for page in ("glossary.md", "the_engine_at_a_glance.md"):
+        assert f"({page})" in opening, f"{path.name}: the first cell does not link {page}"
+        assert (path.parent / page).is_file(), f"{page} is not next to the notebooks"
+    last = _source(cells[-1])
+    assert cells[-1]["cell_type"] == "markdown" and last.startswith("## Common mistakes"), (
+        f"{path.name}: the last cell is not a '## Common mistakes' recap")
+    assert last.count("\n- ") >= 3, f"{path.name}: the recap has fewer than three mistakes"
