@@ -6,7 +6,7 @@ activations, the containers ``Sequential``, ``ModuleList``, ``ModuleDict``, the 
 ``functional`` (the same computations as functions).
 """
 
-from . import functional, init
+from . import functional, init, utils
 from .activation import ELU, GELU, LeakyReLU, LogSoftmax, ReLU, Sigmoid, SiLU, Softmax, Softplus, Tanh
 from .container import ModuleDict, ModuleList, Sequential
 from .conv import Conv2d, MaxPool2d
@@ -16,7 +16,7 @@ from .module import Module
 from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
 
-__all__ = ["functional", "init", "Module", "Parameter", "Linear", "Identity", "Flatten", "Unflatten", "Dropout",
+__all__ = ["functional", "init", "utils", "Module", "Parameter", "Linear", "Identity", "Flatten", "Unflatten", "Dropout",
            "Embedding", "Conv2d", "MaxPool2d", "LayerNorm", "BatchNorm1d", "Sequential", "ModuleList", "ModuleDict", "ReLU", "Tanh",
            "Sigmoid", "SiLU", "LeakyReLU", "ELU", "GELU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss"]

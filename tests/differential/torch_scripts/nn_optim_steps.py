@@ -117,3 +117,23 @@ print(w.grad)
 (w * 3).sum().backward()
 opt.zero_grad(set_to_none=False)
 print(w.grad)
+
+# %% clipping the gradient norm before the step, as a training loop does
+model = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 2))
+with torch.no_grad():
+    for i, p in enumerate(model.parameters()):
+        p.copy_(torch.linspace(-1.0, 1.0, p.numel()).reshape(p.shape) * (i + 1))
+loss = model(torch.tensor([[1.0, 2.0, 3.0], [-1.0, 0.5, 2.0]])).pow(2).sum()
+loss.backward()
+total = torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm=1.0)
+print(total, sum(p.grad.pow(2).sum() for p in model.parameters()).sqrt())
+print(torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5, norm_type=float("inf")))
+print(model[2].bias.grad)
+torch.nn.utils.clip_grad_value_(model.parameters(), clip_value=0.01)
+print(model[0].bias.grad)
+
+# %% a non-finite gradient norm
+w = nn.Parameter(torch.ones(2))
+w.grad = torch.tensor([float("inf"), 1.0])
+print(torch.nn.utils.clip_grad_norm_([w], 1.0))
+torch.nn.utils.clip_grad_norm_([w], 1.0, error_if_nonfinite=True)
