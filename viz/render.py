@@ -264,7 +264,12 @@ class Picture:
         return self._svg_by_renderer[renderer]
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        """Returns the outputs Jupyter stores and shows: SVG and a stable summary."""
+        """Returns the outputs Jupyter stores and shows: SVG and a stable summary.
+
+        With the SVG comes the metadata ``unconfined``: JupyterLab then shows a
+        wide picture at its own size in an output that scrolls, instead of
+        shrinking it to the column until its labels are too small to read.
+        """
         wanted = ["image/svg+xml", "text/plain"]
         if include:
             wanted = [mime for mime in wanted if mime in include]
@@ -278,6 +283,7 @@ class Picture:
                 bundle["image/svg+xml"] = self.svg()
             except RenderTimeout as error:  # a reason to read beats a traceback; the kernel is free again
                 return {"text/plain": f"{self.summary}\n{error}"}
+            return bundle, {"image/svg+xml": {"unconfined": True}}
         return bundle
 
     def save(self, path):

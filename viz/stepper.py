@@ -560,7 +560,8 @@ class Stepper:
         slider = widgets.IntSlider(value=0, min=0, max=last, step=1, description="step")
         widgets.jslink((play, "value"), (slider, "value"))  # in the browser: works while idle
         # Side by side, the picture gets the larger share; it scrolls rather than shrinks past legibility.
-        picture = widgets.HTML(value=_scroller(self.svg(0)), layout=widgets.Layout(flex="3 1 0%", min_width="0"))
+        picture = widgets.HTML(value=_scroller(self.svg(0)),
+                               layout=widgets.Layout(flex="3 1 0%", min_width="0", overflow="auto"))
         text = widgets.HTML(value=_pre(self.texts[0]), layout=widgets.Layout(flex="2 1 0%", min_width="0"))
 
         def show(change):

@@ -9,6 +9,10 @@ checks what a learner sees:
 * the graph cell shows an SVG ``<img>`` that loaded and names the graph's ops;
 * the stepper shows a slider and a picture of the graph, and moving the slider
   one step (the arrow key on its handle) changes that picture;
+* after that step the picture shows the gradient the first edge carried
+  (issue #13: gradients on the picture), and the running box is styled;
+* a graph wider than the column is shown at its own size in an output that
+  scrolls, not shrunk until its labels are unreadable;
 * no cell printed a traceback.
 
 Screenshots are kept in ``test-artifacts/`` at the repository root (ignored by
@@ -57,6 +61,11 @@ CELLS = [
     ),
     # The stepper's module by its path: it works whether or not viz also exports Stepper.
     "viz.Stepper(loss)",
+    # A wide graph (twenty leaves side by side): wider than the notebook's column.
+    (
+        "leaves = [minigrad.tensor(float(i), requires_grad=True) for i in range(20)]\n"
+        "viz.draw(minigrad.stack(leaves).sum(), names={f'leaf_{i}': t for i, t in enumerate(leaves)})"
+    ),
 ]
 
 # Error and stderr outputs; JupyterLab shows a traceback with this MIME type.
@@ -282,7 +291,25 @@ def _run_and_check(page, base):
             f"([area, before]) => {{ const now = ({FRAME_JS})(area); return now.includes('Backward0') && now !== before; }}",
             arg=[stepper_area.element_handle(), before],
         )
+    # Gradients on the picture: the edge from the output carries backward's gradient, 1,
+    # and from step 1 on one box is drawn as running.
+    after = stepper_area.evaluate(FRAME_JS)
+    assert ">1</text>" in after, "the stepper's picture shows no gradient on the output's edge"
+    assert re.search(r'class="node [a-z]+ running"', after), "no box is drawn as running after a step"
     _screenshot(page, "jupyterlab-stepper.png", stepper_cell)
+
+    # A wide picture keeps its size (its labels stay legible) and its output scrolls instead.
+    wide_cell = cells.nth(3)
+    wide = wide_cell.locator('.jp-OutputArea-output[data-mime-type="image/svg+xml"] img')
+    with _waiting_for("the wide graph to show an SVG image that loads"):
+        wide.wait_for(state="visible")
+        page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=wide.element_handle())
+    shown, natural, column = wide.evaluate(
+        "(img) => [img.getBoundingClientRect().width, img.naturalWidth,"
+        " img.closest('.jp-OutputArea').getBoundingClientRect().width]")
+    assert natural > column, f"the wide graph ({natural} px) is not wider than the column ({column} px)"
+    assert shown >= natural - 1, f"the wide graph was shrunk from {natural} px to {shown} px"
+    _screenshot(page, "jupyterlab-wide.png", wide_cell)
     _assert_no_errors(page)
 
 

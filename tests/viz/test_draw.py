@@ -61,7 +61,7 @@ def test_draw_returns_a_picture_with_svg_and_a_stable_summary():
     y = (x * x).sum()
     picture = viz.draw(y)
     assert isinstance(picture, Picture)
-    bundle = picture._repr_mimebundle_()
+    bundle, _ = picture._repr_mimebundle_()  # (data, metadata): see test_render
     assert set(bundle) == {"image/svg+xml", "text/plain"}
     # By hand: y, SumBackward0, MulBackward0, its two saved tensors (both x), and x:
     # 6 nodes; y->Sum, Sum->Mul, two saved edges, Mul->x twice (x * x): 6 edges.
@@ -279,6 +279,6 @@ def test_the_error_picture_renders_with_its_title():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     y = (x * x).sum()
     y.backward()
-    bundle = viz.draw_backward(y)._repr_mimebundle_()
+    bundle, _ = viz.draw_backward(y)._repr_mimebundle_()
     assert bundle["text/plain"] == "<minigrad graph: 6 nodes, 6 edges>"
     assert "Trying to backward through the graph a second time" in bundle["image/svg+xml"]

@@ -162,8 +162,10 @@ def test_unknown_forced_renderer_is_rejected(monkeypatch):
 
 def test_picture_mimebundle_has_svg_and_the_given_summary(renderer):
     picture = Picture(CHAIN, "<minigrad graph: 3 nodes, 2 edges>")
-    bundle = picture._repr_mimebundle_()
+    bundle, metadata = picture._repr_mimebundle_()
     assert set(bundle) == {"image/svg+xml", "text/plain"}
+    # A wide picture scrolls at its own size in JupyterLab instead of shrinking (issue #13).
+    assert metadata == {"image/svg+xml": {"unconfined": True}}
     assert bundle["text/plain"] == "<minigrad graph: 3 nodes, 2 edges>"
     assert "<title>b</title>" in bundle["image/svg+xml"]
     assert repr(picture) == "<minigrad graph: 3 nodes, 2 edges>"
@@ -171,9 +173,10 @@ def test_picture_mimebundle_has_svg_and_the_given_summary(renderer):
 
 def test_picture_as_jupyter_formats_it(renderer):
     formatters = pytest.importorskip("IPython.core.formatters")
-    data, _ = formatters.DisplayFormatter().format(Picture(CHAIN, "<3 nodes>"))
+    data, metadata = formatters.DisplayFormatter().format(Picture(CHAIN, "<3 nodes>"))
     assert data["text/plain"] == "<3 nodes>"  # never a memory address
     assert "<title>a</title>" in data["image/svg+xml"]
+    assert metadata == {"image/svg+xml": {"unconfined": True}}
 
 
 def test_picture_mimebundle_honours_include_and_exclude(auto, no_dot, no_wasi):
