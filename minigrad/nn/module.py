@@ -12,12 +12,14 @@ ordered dicts that ``__setattr__`` maintains:
 Calling the module (``model(x)``) runs its ``forward``.
 """
 
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from .. import dtypes, messages
 from ..function import RemovableHandle
-from ..grad_mode import no_grad
+from ..function import Node
+from ..grad_mode import is_grad_enabled, no_grad
 from ..tensor import Tensor
 from .parameter import Parameter
 
@@ -49,6 +51,78 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+class BackwardHookFunction(Node):
+    """z = x (an identity that calls ``on_grad`` with the gradient flowing back through it)        grad_x = grad"""
+
+    input_names = ("self",)
+
+    def name(self):
+        return "BackwardHookFunctionBackward"
+
+    def forward(self, x, on_grad):
+        self.on_grad = on_grad
+        return x.view()  # the same memory, as PyTorch returns its input as-is
+
+    def backward(self, grad):
+        return self.on_grad(grad)
+
+
+class _BackwardHooks:
+    """One call's worth of a module's full backward hooks: catch grad_output, then grad_input.
+
+    NB: PyTorch handles any number of tensor inputs and outputs; minigrad one of each.
+    """
+
+    def __init__(self, module):
+        self.module = module
+        self.grad_output = None
+        self.input_needs_grad = False
+        self.n_inputs = 0
+
+    def wrap_inputs(self, args):
+        tensors = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        self.n_inputs = len(tensors)
+        needing = [i for i in tensors if args[i].requires_grad]
+        if len(tensors) > 1 and needing:
+            raise NotImplementedError("minigrad's full backward hooks handle modules with one tensor input")
+        if not needing:
+            return args
+        self.input_needs_grad = True
+        (i,) = needing
+        return args[:i] + (BackwardHookFunction.apply(args[i], on_grad=self._on_input_grad),) + args[i + 1:]
+
+    def wrap_output(self, output):
+        if not isinstance(output, Tensor):
+            raise NotImplementedError("minigrad's full backward hooks handle modules with one tensor output")
+        if not output.requires_grad:
+            return output
+        return BackwardHookFunction.apply(output, on_grad=self._on_output_grad)
+
+    def _on_output_grad(self, grad):
+        self.grad_output = (grad,)
+        if not self.input_needs_grad:
+            warnings.warn("Full backward hook is firing when gradients are computed with respect to module outputs "
+                          "since no inputs require gradients. See https://docs.pytorch.org/docs/main/generated/"
+                          "torch.nn.Module.html#torch.nn.Module.register_full_backward_hook for more details.",
+                          stacklevel=2)
+            self._run_hooks((None,) * self.n_inputs)
+        return grad
+
+    def _on_input_grad(self, grad):
+        return self._run_hooks((grad,))[0]
+
+    def _run_hooks(self, grad_input):
+        for hook in list(self.module._backward_hooks):
+            result = hook(self.module, grad_input, self.grad_output)
+            if result is not None:
+                result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+                if len(result) != len(grad_input):
+                    raise RuntimeError(f"Backward hook returned an invalid number of grad_input, got "
+                                       f"{len(result)}, but expected {len(grad_input)}")
+                grad_input = result
+        return grad_input
+
+
 class Module:
     """Base class for all neural network modules: subclass it and define ``forward``.
 
@@ -73,13 +147,14 @@ class Module:
         object.__setattr__(self, "_modules", OrderedDict())
         object.__setattr__(self, "_forward_pre_hooks", [])
         object.__setattr__(self, "_forward_hooks", [])
+        object.__setattr__(self, "_backward_hooks", [])
 
     def forward(self, *args, **kwargs):
         """What the module computes; every subclass defines it."""
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        if self._forward_pre_hooks or self._forward_hooks:
+        if self._forward_pre_hooks or self._forward_hooks or self._backward_hooks:
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
@@ -88,11 +163,17 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        # As PyTorch: backward hooks wrap the inputs before forward and the output after the forward hooks.
+        backward_hooks = _BackwardHooks(self) if self._backward_hooks and is_grad_enabled() else None
+        if backward_hooks is not None:
+            args = backward_hooks.wrap_inputs(args)
         output = self.forward(*args, **kwargs)
         for hook in list(self._forward_hooks):
             result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hooks is not None:
+            output = backward_hooks.wrap_output(output)
         return output
 
     # --- hooks -------------------------------------------------------------------------
@@ -125,9 +206,19 @@ class Module:
         return self._add_hook(self._forward_hooks, hook, prepend)
 
     def register_full_backward_hook(self, hook, prepend=False):
-        """Not implemented: PyTorch wraps the module's inputs and outputs in extra graph nodes for it."""
-        raise NotImplementedError("minigrad does not implement Module.register_full_backward_hook; "
-                                  "register_hook on the module's output or input tensors instead")
+        """``hook(module, grad_input, grad_output) -> None or new grad_input`` runs once the gradient
+        with respect to the module's input is known (with respect to its output, if no input needs one).
+
+        As PyTorch, the input and the output pass through identity nodes (``BackwardHookFunctionBackward``)
+        that catch their gradients.
+
+        >>> import minigrad
+        >>> relu = minigrad.nn.ReLU()
+        >>> _ = relu.register_full_backward_hook(lambda m, gin, gout: print(gin[0], gout[0]))
+        >>> relu(minigrad.tensor([1.0, -1.0], requires_grad=True)).sum().backward()
+        tensor([1., 0.]) tensor([1., 1.])
+        """
+        return self._add_hook(self._backward_hooks, hook, prepend)
 
     @staticmethod
     def _add_hook(hooks, hook, prepend):

@@ -148,3 +148,31 @@ out.sum().backward()
 print(out.shape, emb.weight.grad)
 pre = nn.Embedding.from_pretrained(torch.tensor([[1.0, 2.0], [3.0, 4.0]]))
 print(pre(torch.tensor([1, 0, 1])), pre.weight.requires_grad)
+
+# %% full backward hooks see the gradients at a module's input and output
+torch.manual_seed(0)
+lin = nn.Linear(2, 2)
+handle = lin.register_full_backward_hook(
+    lambda module, grad_input, grad_output: print(type(module).__name__, grad_input, grad_output))
+x = torch.ones(3, 2, requires_grad=True)
+y = lin(x)
+print(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())
+y.sum().backward()
+print(x.grad)
+handle.remove()
+lin(x).sum().backward()
+
+# %% a backward hook that replaces the input's gradient
+relu = nn.ReLU()
+relu.register_full_backward_hook(lambda module, grad_input, grad_output: (grad_input[0] * 10,))
+x = torch.tensor([1.0, -1.0, 2.0], requires_grad=True)
+relu(x).sum().backward()
+print(x.grad)
+
+# %% backward hooks on every layer (the first one's input needs no gradient: a warning)
+seq = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
+seen = []
+for name, layer in seq.named_children():
+    layer.register_full_backward_hook(lambda m, gin, gout, name=name: seen.append((name, gin[0] is None, gout[0].shape)))
+seq(torch.ones(4, 2)).sum().backward()
+print(seen)
