@@ -17,8 +17,9 @@ from .parameter import Parameter
 
 
 def _factory_kwargs(device, dtype):
-    if device is not None and str(device) != "cpu":
-        raise NotImplementedError(f"minigrad runs on the CPU only: device={device!r}")
+    """The parameters' dtype; a device other than the CPU fails as PyTorch's creation functions fail."""
+    if device is not None:
+        empty(0, device=device)  # raises PyTorch's error for "cuda", "mps", ...
     return dtypes.default_float if dtype is None else dtype
 
 

@@ -223,3 +223,9 @@ F.binary_cross_entropy(torch.tensor([0.5, 0.2]), torch.tensor([1.0, 0.0]), weigh
 
 # %% a pos_weight that requires grad in binary_cross_entropy_with_logits
 F.binary_cross_entropy_with_logits(torch.tensor([0.5]), torch.tensor([1.0]), pos_weight=torch.ones(1, requires_grad=True))
+
+# %% a layer created on a GPU that is not there
+nn.Linear(2, 2, device="cuda")
+
+# %% a layer created on the CPU by name
+print(nn.Linear(2, 2, device="cpu").weight.shape, nn.Conv2d(1, 1, 2, device=torch.device("cpu")).weight.shape)
