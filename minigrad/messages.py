@@ -278,6 +278,19 @@ AMBIGUOUS_BOOL = _hint(
     "`if t:` needs one True or False; say which you mean: t.any(), t.all(), or compare one element.",
 )
 AMBIGUOUS_BOOL_EMPTY = "Boolean value of Tensor with no values is ambiguous"
+FLOAT_OF_REQUIRES_GRAD = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+    "Consider using tensor.detach() first."
+)
+ONLY_ONE_INFERRED = "only one dimension can be inferred"
+WHERE_CONDITION_NOT_BOOL = "where expected condition to be a boolean tensor, but got a tensor with dtype {dtype}"
+INDEX_NOT_INTEGER = "tensors used as indices must be long, int, byte or bool tensors"
+INVALID_ARGUMENTS = "{op}() received an invalid combination of arguments - got ({got}), but expected one of:\n{signatures}"
+# The signatures PyTorch lists for the reductions whose keywords learners mistype most.
+REDUCTION_SIGNATURES = (
+    " * (*, minigrad.dtype dtype = None)\n"
+    " * (tuple of ints dim, bool keepdim = False, *, minigrad.dtype dtype = None)\n"
+)
 LEN_0D = "len() of a 0-d tensor"
 ITER_0D = "iteration over a 0-d tensor"
 CAT_EMPTY = "minigrad.cat(): expected a non-empty list of Tensors"

@@ -1190,6 +1190,8 @@ def minimum(input, other):
 def where(condition, input, other):
     """``input`` where ``condition`` is true, else ``other``, with broadcasting."""
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
+    if cond.dtype.kind != "b":
+        raise RuntimeError(messages.WHERE_CONDITION_NOT_BOOL.format(dtype=dtypes.SCALAR_TYPE_NAMES.get(cond.dtype, str(cond.dtype))))
     a, b = promote(input, other, "where")
     shape = cond.shape
     for operand in (a, b):  # one at a time, so the message names the pair that clashes, as PyTorch's

@@ -7,6 +7,7 @@ and every backward sees Tensors.
 
 import collections
 import functools
+import inspect
 import numbers
 
 import numpy as np
@@ -106,12 +107,19 @@ def numpy_names(reduction):
     """Let ``reduction`` also take NumPy's keyword names, as PyTorch does: ``axis=`` for ``dim=``,
     ``keepdims=`` for ``keepdim=`` (``x.sum(axis=0, keepdims=True)``)."""
 
+    known = set(inspect.signature(reduction).parameters)
+
     @functools.wraps(reduction)
     def with_numpy_names(*args, **kwargs):
         if "axis" in kwargs:
             kwargs["dim"] = kwargs.pop("axis")
         if "keepdims" in kwargs:
             kwargs["keepdim"] = kwargs.pop("keepdims")
+        if reduction.__name__ in ("sum", "mean") and len(args) == 1 and not known.issuperset(kwargs):
+            # A mistyped keyword (x.sum(dims=0)): PyTorch's argument parser lists what it accepts.
+            got = "".join(f"{key}={type(value).__name__}, " for key, value in kwargs.items())
+            raise TypeError(messages.INVALID_ARGUMENTS.format(op=reduction.__name__, got=got,
+                                                              signatures=messages.REDUCTION_SIGNATURES))
         return reduction(*args, **kwargs)
 
     return with_numpy_names

@@ -58,6 +58,8 @@ class View(Node):
         try:
             return x.reshape(shape)
         except ValueError:
+            if list(shape).count(-1) > 1:
+                raise RuntimeError(messages.ONLY_ONE_INFERRED) from None
             raise RuntimeError(f"shape '{messages.format_shape(shape)}' is invalid for input of size {x.size}") from None
 
     def backward(self, grad):
@@ -726,6 +728,8 @@ def _index_kind(index, shape):
 
 def _to_numpy_index(index):
     if isinstance(index, Tensor):
+        if index._data.dtype.kind not in "iub":
+            raise IndexError(messages.INDEX_NOT_INTEGER)
         return index._data
     if isinstance(index, tuple):
         return tuple(_to_numpy_index(i) for i in index)
