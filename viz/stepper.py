@@ -69,6 +69,7 @@ from minigrad.function import AccumulateGrad
 from minigrad.tensor import _retaining  # NB: private; the engine has no "write no .grad at all" switch
 
 from .graph import GraphData, format_array, format_grads, names_from_frame, names_of, trace
+from .torch_graph import is_torch_tensor
 
 __all__ = ["Stepper", "Accumulation"]
 
@@ -164,6 +165,10 @@ class Stepper:
 
     def __init__(self, root, gradient=None, retain_graph=False, inputs=None, names=None, values=True,
                  grads=True, max_nodes=500, collapse=None, timeout=None):
+        if is_torch_tensor(root):  # NB: PyTorch graphs are drawn and recorded, not yet stepped through
+            raise TypeError("viz.Stepper steps through minigrad's engine; for a PyTorch graph, draw what its "
+                            "backward did: `with viz.record(loss) as run: loss.backward()`, then "
+                            "`viz.draw(loss, run=run)`.")
         found = names_from_frame(sys._getframe(1))
         found.update(names_of(names))
         self.root = root

@@ -207,3 +207,9 @@ def test_a_recorded_pytorch_backward_gives_the_same_gradients_on_the_picture():
                          [(e.source, e.target, e.grad) for e in data.edges]))
     assert pictures[0] == pictures[1]
     assert any(grad is not None for _, _, grad in pictures[1][1])  # the comparison is not of empty labels
+
+
+def test_the_stepper_says_what_to_do_for_a_pytorch_graph():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(TypeError, match=r"viz.record\(loss\)"):
+        viz.Stepper((x * x).sum())
