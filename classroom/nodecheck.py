@@ -219,7 +219,7 @@ def _replay_custom(node, kwargs):
     def run(arrays):
         ctx = FunctionCtx()
         ctx.needs_input_grad = node.needs_input_grad
-        args = [minigrad.from_numpy(a.copy()) if i in positions else a for i, a in enumerate(arrays)]
+        args = [minigrad.from_numpy(np.array(a)) if i in positions else a for i, a in enumerate(arrays)]  # a copy, an array
         with minigrad.no_grad(), np.errstate(all="ignore"):
             outputs = function_class.forward(ctx, *args, **kwargs)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
@@ -292,7 +292,8 @@ def _run_backward(node, cotangents):
     (wrong count, unreduced shapes) is seen before anything fixes it up.
     """
     custom = isinstance(node, BackwardCFunction)
-    grads = [None if v is None else minigrad.from_numpy(v.astype(dtype or v.dtype))
+    # np.asarray: a 0-d cotangent is a NumPy scalar, and from_numpy takes arrays only (as PyTorch's).
+    grads = [None if v is None else minigrad.from_numpy(np.asarray(v, dtype=dtype or v.dtype))
              for v, dtype in zip(cotangents, _output_dtypes(node, len(cotangents)))]
     with minigrad.no_grad(), np.errstate(all="ignore"):
         if not custom:
