@@ -1,7 +1,8 @@
 """``minigrad.nn``: the parts of ``torch.nn`` that tutorials and course notebooks build models from.
 
 ``Module`` (the tree of parameters), ``Parameter``, ``init`` (initial values), the layers
-(``Linear``, ``Conv2d``, ``MaxPool2d``, ``Embedding``, ``Dropout``, ``Flatten``, ``LayerNorm``, ``BatchNorm1d`` ...), the
+(``Linear``, ``Conv2d``, ``MaxPool2d``, ``Embedding``, ``Dropout``, ``Flatten``, ``LayerNorm``,
+``BatchNorm1d`` ...), the
 activations, the containers ``Sequential``, ``ModuleList``, ``ModuleDict``, the losses, and
 ``functional`` (the same computations as functions).
 """
@@ -16,7 +17,8 @@ from .module import Module
 from .normalization import BatchNorm1d, LayerNorm
 from .parameter import Parameter
 
-__all__ = ["functional", "init", "utils", "Module", "Parameter", "Linear", "Identity", "Flatten", "Unflatten", "Dropout",
-           "Embedding", "Conv2d", "MaxPool2d", "LayerNorm", "BatchNorm1d", "Sequential", "ModuleList", "ModuleDict", "ReLU", "Tanh",
-           "Sigmoid", "SiLU", "LeakyReLU", "ELU", "GELU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
-           "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss", "NLLLoss", "CrossEntropyLoss"]
+__all__ = ["functional", "init", "utils", "Module", "Parameter", "Linear", "Identity", "Flatten", "Unflatten",
+           "Dropout", "Embedding", "Conv2d", "MaxPool2d", "LayerNorm", "BatchNorm1d", "Sequential", "ModuleList",
+           "ModuleDict", "ReLU", "Tanh", "Sigmoid", "SiLU", "LeakyReLU", "ELU", "GELU", "Softplus", "Softmax",
+           "LogSoftmax", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss", "BCELoss", "BCEWithLogitsLoss",
+           "NLLLoss", "CrossEntropyLoss"]

@@ -260,7 +260,10 @@ class SmoothL1Loss(Node):
 
 
 class HuberLoss(Node):
-    """d = x - y;  z = 0.5 d**2 if |d| < delta else delta (|d| - 0.5 delta)        grad_x = grad clamp(d, -delta, delta)"""
+    """d = x - y;  z = 0.5 d**2 if |d| < delta else delta (|d| - 0.5 delta)
+
+    grad_x = grad clamp(d, -delta, delta),  grad_y = -grad_x
+    """
 
     saves = ("self", "target")
     input_names = ("self", "target")

@@ -4,11 +4,13 @@ Call ``scheduler.step()`` once per epoch, after ``optimizer.step()`` (PyTorch wa
 first call comes before any optimizer step, and so does minigrad).
 """
 
+import math
 import warnings
+from collections import Counter
 
 from .optimizer import Optimizer
 
-__all__ = ["LRScheduler", "LambdaLR", "StepLR", "ExponentialLR"]
+__all__ = ["LRScheduler", "LambdaLR", "StepLR", "MultiStepLR", "ExponentialLR", "CosineAnnealingLR"]
 
 
 class LRScheduler:
@@ -32,7 +34,9 @@ class LRScheduler:
         self.base_lrs = [group["initial_lr"] for group in optimizer.param_groups]
         self.last_epoch = last_epoch
         self._step_count = 0
+        self._is_initial = True
         self.step()  # epoch 0: the starting learning rates
+        self._is_initial = False
 
     def get_lr(self):
         """The learning rates for ``last_epoch`` (each scheduler's rule)."""
@@ -134,3 +138,60 @@ class ExponentialLR(LRScheduler):
         if self.last_epoch == 0:
             return [group["lr"] for group in self.optimizer.param_groups]
         return [group["lr"] * self.gamma for group in self.optimizer.param_groups]
+
+
+class MultiStepLR(LRScheduler):
+    """Multiply the learning rate by ``gamma`` at each epoch listed in ``milestones``.
+
+    >>> import minigrad
+    >>> opt = minigrad.optim.SGD([minigrad.nn.Parameter(minigrad.zeros(1))], lr=1.0)
+    >>> sched = MultiStepLR(opt, milestones=[1, 3], gamma=0.5)
+    >>> lrs = []
+    >>> for _ in range(4):
+    ...     opt.step(); sched.step(); lrs.append(sched.get_last_lr()[0])
+    >>> lrs
+    [0.5, 0.5, 0.25, 0.25]
+    """
+
+    def __init__(self, optimizer, milestones, gamma=0.1, last_epoch=-1):
+        self.milestones = Counter(milestones)
+        self.gamma = gamma
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        if self.last_epoch not in self.milestones:
+            return [group["lr"] for group in self.optimizer.param_groups]
+        return [group["lr"] * self.gamma ** self.milestones[self.last_epoch] for group in self.optimizer.param_groups]
+
+
+class CosineAnnealingLR(LRScheduler):
+    """Follow half a cosine from the starting rate down to ``eta_min`` over ``T_max`` epochs (then back up).
+
+    ``lr = eta_min + (base_lr - eta_min) * (1 + cos(pi * epoch / T_max)) / 2``, computed step by step
+    from the previous rate exactly as PyTorch does (so the floating-point results agree).
+
+    >>> import minigrad
+    >>> opt = minigrad.optim.SGD([minigrad.nn.Parameter(minigrad.zeros(1))], lr=1.0)
+    >>> sched = CosineAnnealingLR(opt, T_max=2)
+    >>> opt.step(); sched.step(); sched.get_last_lr()
+    [0.5]
+    """
+
+    def __init__(self, optimizer, T_max, eta_min=0.0, last_epoch=-1):
+        self.T_max = T_max
+        self.eta_min = eta_min
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self):
+        groups = self.optimizer.param_groups
+        if self._is_initial:
+            return [group["lr"] for group in groups]
+        if self._step_count == 1 and self.last_epoch > 0:  # resuming: the closed form
+            return [self.eta_min + (base_lr - self.eta_min) * (1 + math.cos(self.last_epoch * math.pi / self.T_max)) / 2
+                    for base_lr in self.base_lrs]
+        if (self.last_epoch - 1 - self.T_max) % (2 * self.T_max) == 0:  # the bottom of the cosine: turn back up
+            return [group["lr"] + (base_lr - self.eta_min) * (1 - math.cos(math.pi / self.T_max)) / 2
+                    for base_lr, group in zip(self.base_lrs, groups)]
+        return [(1 + math.cos(math.pi * self.last_epoch / self.T_max))
+                / (1 + math.cos(math.pi * (self.last_epoch - 1) / self.T_max))
+                * (group["lr"] - self.eta_min) + self.eta_min for group in groups]

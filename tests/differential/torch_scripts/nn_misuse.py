@@ -222,7 +222,8 @@ F.cross_entropy(logits, torch.tensor([0, 1]), weight=torch.ones(3, requires_grad
 F.binary_cross_entropy(torch.tensor([0.5, 0.2]), torch.tensor([1.0, 0.0]), weight=torch.ones(2, requires_grad=True))
 
 # %% a pos_weight that requires grad in binary_cross_entropy_with_logits
-F.binary_cross_entropy_with_logits(torch.tensor([0.5]), torch.tensor([1.0]), pos_weight=torch.ones(1, requires_grad=True))
+F.binary_cross_entropy_with_logits(torch.tensor([0.5]), torch.tensor([1.0]),
+                                   pos_weight=torch.ones(1, requires_grad=True))
 
 # %% a layer created on a GPU that is not there
 nn.Linear(2, 2, device="cuda")

@@ -173,6 +173,7 @@ print(x.grad)
 seq = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
 seen = []
 for name, layer in seq.named_children():
-    layer.register_full_backward_hook(lambda m, gin, gout, name=name: seen.append((name, gin[0] is None, gout[0].shape)))
+    layer.register_full_backward_hook(
+        lambda m, gin, gout, name=name: seen.append((name, gin[0] is None, gout[0].shape)))
 seq(torch.ones(4, 2)).sum().backward()
 print(seen)

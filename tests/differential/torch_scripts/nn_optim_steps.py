@@ -137,3 +137,8 @@ w = nn.Parameter(torch.ones(2))
 w.grad = torch.tensor([float("inf"), 1.0])
 print(torch.nn.utils.clip_grad_norm_([w], 1.0))
 torch.nn.utils.clip_grad_norm_([w], 1.0, error_if_nonfinite=True)
+
+# %% multi-step and cosine schedules
+print(lrs(lambda o: torch.optim.lr_scheduler.MultiStepLR(o, milestones=[2, 4, 4], gamma=0.5)))
+print(lrs(lambda o: torch.optim.lr_scheduler.CosineAnnealingLR(o, T_max=4), epochs=12))
+print(lrs(lambda o: torch.optim.lr_scheduler.CosineAnnealingLR(o, T_max=3, eta_min=0.1), epochs=8))
