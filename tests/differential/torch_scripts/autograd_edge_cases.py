@@ -72,3 +72,39 @@ z0.grad=None; z0.sqrt().backward(); print(z0.grad)
 # %% norm at zero
 n = torch.zeros(2, requires_grad=True)
 n.norm().backward(); print(n.grad)
+
+# %% a multi-output node called by hand
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+u = x.unbind()
+print(u[0].grad_fn.name(), u[0].output_nr, u[1].output_nr)
+print(u[0].grad_fn(torch.tensor(1.0), None))
+# %% split outputs and a hook on one of them
+a, b = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True).split(2)
+b.register_hook(lambda g: g * 10)
+(a.sum() + b.sum()).backward()
+# %% a hook on a leaf that is used in two graphs
+x = torch.tensor([1.0], requires_grad=True)
+calls = []
+x.register_hook(lambda g: calls.append(g.item()))
+y1 = x * 2
+y2 = x * 3
+y1.backward(); y2.backward()
+print(calls, x.grad)
+# %% backward on a list of tensors through torch.autograd.backward with None gradients
+x = torch.tensor(2.0, requires_grad=True)
+torch.autograd.backward([x * 2, x * x], [None, None])
+print(x.grad)
+# %% grad with a tuple of outputs and allow_unused
+w = torch.tensor(1.0, requires_grad=True)
+print(torch.autograd.grad((x * 2, x * 3), (x, w), allow_unused=True))
+# %% retain_grad twice and retains_grad
+h = x * 2
+h.retain_grad(); h.retain_grad()
+print(h.retains_grad)
+h.backward()
+print(h.grad)
+# %% register_hook returns a handle; removing twice is fine
+x = torch.tensor([1.0], requires_grad=True)
+handle = x.register_hook(lambda g: g * 2)
+handle.remove(); handle.remove()
+(x * 1).sum().backward(); print(x.grad)
