@@ -367,12 +367,15 @@ def _follow_in_place_changes():
 
 def _run_tensor_hooks(hooks, grad, task):
     """Call each ``tensor.register_hook`` hook in turn; one that returns a tensor replaces ``grad``."""
-    _state.graph_task = task
-    for hook in tuple(hooks):
-        new = hook(grad)
-        if new is not None:
-            _check_hook_result(hook, grad, new)
-            grad = new
+    previous, _state.graph_task = _state.graph_task, task
+    try:
+        for hook in tuple(hooks):
+            new = hook(grad)
+            if new is not None:
+                _check_hook_result(hook, grad, new)
+                grad = new
+    finally:
+        _state.graph_task = previous  # (None outside a pass: a task holds its graph's nodes)
     return grad
 
 
