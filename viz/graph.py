@@ -309,8 +309,8 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
         node = add(fn, kind="op", label=fn.name(), scope=scope_name, name=names.get(_key(fn)))
         node.detail["sequence_nr"] = fn._sequence_nr
         if forward_graph is not None and fn not in forward_graph:
-            node.state = "derivative"
-        if run is not None:
+            node.state = "derivative"  # made by the recorded backward itself: never one of its steps
+        elif run is not None:
             raw = _raw(fn)  # a recording of PyTorch's backward holds PyTorch's nodes
             if raw is run.failed_node:
                 node.state = "failed"

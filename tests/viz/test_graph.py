@@ -687,3 +687,17 @@ def test_each_of_two_edges_into_one_leaf_carries_its_own_gradient():
     # outer: grad * (x*c) = [10, 40] to x; inner: (grad * x) * c = [10, 40] to x as well.
     assert into_x == ["[10, 40]", "[10, 40]"]
     assert by_label(data, "x").grad == "[20, 80]"  # the two added up in .grad
+
+
+def test_a_recorded_create_graph_backward_keeps_its_derivative_nodes_as_derivative():
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x ** 3).sum()
+    with viz.record() as run:
+        (g,) = minigrad.autograd.grad(loss, x, create_graph=True)
+    data = viz.trace(loss, g, run=run)
+    # Forward: SumBackward0, PowBackward0 (both ran). Made by this very backward (g = 3 * x**2 * grad):
+    # MulBackward0 and PowBackward0, derivative, not "not reached".
+    assert sorted((n.label, n.state) for n in data.by_kind("op")) == [
+        ("MulBackward0", "derivative"), ("PowBackward0", ""), ("PowBackward0", "derivative"), ("SumBackward0", "")]
+    into_x = [e.grad for e in data.edges if data.node(e.target).label == "x" and e.grad is not None]
+    assert into_x == ["[3, 12]"]  # 3 x^2 at x = [1, 2], by hand
