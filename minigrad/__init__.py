@@ -24,7 +24,7 @@ from .dtypes import (
     cdouble, cfloat, complex64, complex128, dtype, finfo, get_default_dtype, iinfo, int8, int16, promote_types,
     result_type, set_default_dtype, short, uint8,
 )
-from .devices import device, layout, strided
+from .devices import channels_last, contiguous_format, device, layout, memory_format, preserve_format, strided
 from .compare import allclose, equal, isclose
 from .legacy import (
     BoolTensor, ByteTensor, CharTensor, DoubleTensor, FloatTensor, HalfTensor, IntTensor, LongTensor, ShortTensor,

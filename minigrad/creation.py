@@ -560,6 +560,7 @@ def rand_like(input, *, generator=None, dtype=None, layout=None, device=None, re
               memory_format=None):
     """``rand`` with the shape (and by default the dtype) of ``input``."""
     _check_like_input("rand_like", input)
+    devices.check_options(memory_format=memory_format)
     return rand(input.shape, generator=generator, dtype=dtype or input.dtype, layout=layout, device=device,
                 requires_grad=requires_grad)
 
@@ -568,6 +569,7 @@ def randn_like(input, *, generator=None, dtype=None, layout=None, device=None, r
                memory_format=None):
     """``randn`` with the shape (and by default the dtype) of ``input``."""
     _check_like_input("randn_like", input)
+    devices.check_options(memory_format=memory_format)
     return randn(input.shape, generator=generator, dtype=dtype or input.dtype, layout=layout, device=device,
                  requires_grad=requires_grad)
 
@@ -576,6 +578,7 @@ def randint_like(input, low=0, high=None, *, generator=None, dtype=None, layout=
                  requires_grad=False, memory_format=None):
     """``randint`` with the shape (and by default the dtype) of ``input``."""
     _check_like_input("randint_like", input)
+    devices.check_options(memory_format=memory_format)
     if high is None:
         low, high = 0, low
     return randint(low, high, input.shape, generator=generator, dtype=dtype or input.dtype, layout=layout,

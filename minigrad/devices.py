@@ -127,16 +127,37 @@ class layout:  # noqa: N801  (PyTorch's class name: torch.layout)
 strided = layout("strided")
 
 
+class memory_format:  # noqa: N801  (PyTorch's class name: torch.memory_format)
+    """In what order a new tensor's elements are laid out (PyTorch's ``torch.memory_format``).
+
+    >>> preserve_format
+    minigrad.preserve_format
+    """
+
+    def __init__(self, name):
+        self._name = name
+
+    def __repr__(self):
+        return f"minigrad.{self._name}"
+
+
+contiguous_format = memory_format("contiguous_format")
+# NB: minigrad lays every new tensor out in C order, so ``preserve_format`` (the default of the
+# ``*_like`` factories) does too; PyTorch keeps a non-contiguous input's strides.
+preserve_format = memory_format("preserve_format")
+channels_last = memory_format("channels_last")
+
+
 def check_options(where=None, layout=None, pin_memory=False, memory_format=None):
     """The keywords factories take besides ``dtype``: ``device=``, ``layout=``, ``pin_memory=``,
     ``memory_format=``.
 
     Raises:
         PyTorch's errors for a GPU or pinned memory; NotImplementedError for another layout
-        or a memory format (minigrad lays out new tensors in C order only).
+        or for channels_last (minigrad lays out new tensors in C order only).
     """
-    if memory_format is not None:
-        raise NotImplementedError("minigrad lays out new tensors in C order only; it takes no memory_format=")
+    if memory_format not in (None, contiguous_format, preserve_format):
+        raise NotImplementedError(f"minigrad lays out new tensors in C order only, not {memory_format}")
     if where is not None:
         check(where)
     if layout is not None and layout is not strided:

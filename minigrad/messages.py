@@ -425,3 +425,20 @@ GRAD_WRONG_SIZE = (
 )
 GRAD_NOT_TENSOR = "assigned grad expected to be a Tensor or None but got grad of type {type}"
 VOLATILE_REMOVED = "volatile was removed and now has no effect. Use `with minigrad.no_grad():` instead."
+
+BOOL_SUBTRACTION = _hint(
+    "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
+    "`logical_xor()` operator instead.",
+    "True - False has no bool answer; `a ^ b` is True where the two differ.",
+)
+BOOL_NEGATION = _hint(
+    "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, "
+    "use the `~` or `logical_not()` operator instead.",
+    "`~mask` turns True into False and back.",
+)
+DEEPCOPY_NON_LEAF = _hint(
+    "Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the moment.  "
+    "If you were attempting to deepcopy a module, this may be because of a torch.nn.utils.weight_norm usage, "
+    "see https://github.com/pytorch/pytorch/pull/103001",
+    "a result of recorded ops carries its graph with it; copy `t.detach().clone()` instead.",
+)

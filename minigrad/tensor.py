@@ -375,6 +375,23 @@ class Tensor:
             raise RuntimeError(messages.NUMPY_REQUIRES_GRAD)
         return self._data
 
+    def data_ptr(self):
+        """The address of the first element in memory (tensors that share it are views of each other)."""
+        return self._data.__array_interface__["data"][0]
+
+    def __deepcopy__(self, memo):
+        """A new leaf with copies of the data and ``.grad`` (PyTorch deep-copies leaves only)."""
+        if self.grad_fn is not None:
+            raise RuntimeError(messages.DEEPCOPY_NON_LEAF)
+        if id(self) in memo:
+            return memo[id(self)]
+        new = Tensor._wrap(self._data.copy())
+        new._requires_grad = self._requires_grad
+        memo[id(self)] = new
+        if self._grad is not None:
+            new._grad = self._grad.__deepcopy__(memo)
+        return new
+
     def __array__(self, dtype=None, copy=None):
         return self._data if dtype is None else self._data.astype(dtype)
 

@@ -905,6 +905,8 @@ def add(input, other, *, alpha=1):
 
 def sub(input, other, *, alpha=1):
     """Elementwise ``input - alpha * other``, with broadcasting."""
+    if _is_bool(input) and _is_bool(other):
+        raise RuntimeError(messages.BOOL_SUBTRACTION)
     if isinstance(input, Tensor):
         return _binary(Sub, input, other, alpha=alpha)
     # A number on the left only comes from ``2 - x`` (Tensor.__rsub__), which PyTorch records as rsub.
@@ -942,7 +944,13 @@ def div(input, other, *, rounding_mode=None):
 
 
 def neg(input):
+    if _is_bool(input):
+        raise RuntimeError(messages.BOOL_NEGATION)
     return Neg.apply(input)
+
+
+def _is_bool(operand):
+    return isinstance(operand, Tensor) and operand._data.dtype == np.bool_
 
 
 def pow(input, exponent):

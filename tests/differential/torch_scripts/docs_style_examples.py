@@ -136,3 +136,16 @@ seen = []
 torch.autograd.graph.register_multi_grad_hook((a, b), lambda grads: seen.append([g is not None for g in grads]))
 (a.sum() * b).sum().backward()
 print(seen)
+
+# %% deepcopy of a leaf copies data and .grad; views share a data pointer
+import copy
+leaf = torch.tensor([1.0, 2.0], requires_grad=True)
+leaf.grad = torch.tensor([0.5, 0.5])
+twin = copy.deepcopy(leaf)
+print(twin, twin.grad, twin.is_leaf, twin.data_ptr() != leaf.data_ptr())
+base = torch.arange(6.0)
+print(base[2:].data_ptr() - base.data_ptr() == 2 * base.element_size(), base.view(2, 3).data_ptr() == base.data_ptr())
+
+# %% factories take PyTorch's memory formats
+print(torch.zeros_like(leaf, memory_format=torch.preserve_format), torch.rand_like(leaf, memory_format=torch.contiguous_format).shape)
+print(torch.preserve_format, torch.contiguous_format)

@@ -263,3 +263,14 @@ m[torch.tensor([0.0, 1.0])]
 # %% a leaf Parameter changed in place
 p = torch.nn.Parameter(torch.ones(2))
 p.mul_(2)
+
+# %% subtracting bool tensors
+torch.tensor([True, False]) - torch.tensor([False, False])
+
+# %% negating a bool mask
+-torch.tensor([True, False])
+
+# %% deep-copying a result of recorded ops
+import copy
+copy.deepcopy(x * 2)
+
