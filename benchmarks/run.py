@@ -32,6 +32,7 @@ BENCHMARKS = [
     "long_chain",       # (c) 10^5 and 10^6-node chains
     "memory",           # (d) memory over training steps; retain_graph
     "render_graph",     # (e) drawing a 1,000-node graph with viz (trace, DOT, SVG)
+    "render_stepper",   # (e2) a 2,000-node stepper and a 20,000-node draw (collapsed; in full, the time limit)
 ]
 
 

@@ -15,6 +15,7 @@ SECTIONS = [
     "## (c) Long chain",
     "## (d) Memory",
     "## (e) Rendering a 1,000-node graph",
+    "## (e2) A 2,000-node stepper and a 20,000-node draw",
     "## Goals",
 ]
 
