@@ -21,6 +21,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
+import viz.dot
 
 from classroom import grading
 from classroom import nbgrader_format as nbf
@@ -36,7 +37,7 @@ NAMES = [
     "05_training_loop",
 ]
 IMPORTS = "import numpy as np, minigrad, viz, classroom"
-FAILED_FILL = "#ffd4d4"  # viz.dot's fill for a node marked "failed"
+FAILED_FILL = viz.dot.STYLE["state:failed"][0]["fillcolor"]  # viz.dot's fill for a node marked "failed"
 
 
 def source(name):
