@@ -15,7 +15,8 @@ fails here), then:
   request for the network, no console error, MathJax typesets its formulas without errors, and on
   one page a graph picture is displayed and a backward stepper (the
   ``Stepper.to_html()`` fragment) moves when its button is clicked and its
-  slider is moved. Screenshot: ``test-artifacts/book-page.png`` (and
+  slider is moved; on the engine notebook (3), "next" marks the running node and labels
+  the edges with the gradients it sent. Screenshot: ``test-artifacts/book-page.png`` (and
   ``book-failure.png`` when it fails).
 
 The browser part skips, with the reason, only when Chromium or Playwright is
@@ -469,3 +470,87 @@ def _check_main_page(page, features, name):
 
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "book-page.png"))
+
+
+# The engine notebook's kernel-free stepper: what a reader sees change when they press "next".
+STEP_STATE_JS = """
+(root) => ({
+  running: [...root.querySelectorAll(".mg-picture svg g.node.running")].map(
+    (g) => g.textContent.replace(/\\s+/g, " ").trim()),
+  labels: [...root.querySelectorAll(".mg-picture svg g.edge")].map(
+    (g) => [...g.querySelectorAll("text")].map((t) => t.textContent.trim()).join(" ")),
+  where: root.querySelector(".mg-where").textContent,
+})
+"""
+NUMBER = re.compile(r"^\[?-?\d")
+
+
+def test_engine_notebooks_stepper_shows_the_running_node_and_its_gradients(site, chromium):
+    """Notebook 3's HTML(stepper.to_html()): one press of "next" marks the node running now
+    (a ``g.node.running`` box) and labels the edges it sent gradients along. Structure, not pixels."""
+    from playwright.sync_api import sync_playwright
+
+    doc = next((d for d in _notebook_docs() if d.startswith("notebooks/03_")), None)
+    assert doc is not None, f"no notebook 03 in the book: {_notebook_docs()}"
+    path = _page(site, doc)
+    assert 'class="minigrad-stepper"' in path.read_text(encoding="utf-8"), (
+        f"{doc}: no kernel-free stepper on the page (a cell showing HTML(stepper.to_html()))")
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**chromium)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page.set_default_timeout(WAIT_MS)
+            page.goto(path.as_uri(), wait_until="load")
+            stepper = page.locator(".minigrad-stepper").first
+            stepper.scroll_into_view_if_needed()
+            before = stepper.evaluate(STEP_STATE_JS)
+            assert not before["running"], f"{doc}: a node is running before the first step: {before}"
+
+            stepper.locator("button[data-go=next]").click()
+            page.wait_for_function(f"(root) => ({STEP_STATE_JS})(root).running.length > 0",
+                                   arg=stepper.element_handle())
+            after = stepper.evaluate(STEP_STATE_JS)
+            assert len(after["running"]) == 1, f"{doc}: after 'next', not one running box: {after}"
+            assert "Backward" in after["running"][0], f"{doc}: the running box is not a node: {after}"
+            new = [label for old, label in zip(before["labels"], after["labels"]) if label != old]
+            assert len(after["labels"]) == len(before["labels"]) and new, (
+                f"{doc}: 'next' labelled no edge with a gradient: before {before}, after {after}")
+            assert all(NUMBER.match(label) for label in new), f"{doc}: edge labels that are not gradients: {new}"
+        finally:
+            browser.close()
+
+
+def test_wide_pictures_keep_their_size_and_scroll(site, chromium):
+    """book/_static/minigrad.css: a graph wider than the text column is not shrunk (its labels stay
+    readable); its output box scrolls sideways instead. Checked on the widest graph of the book."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**chromium)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            widest = None
+            for doc in _notebook_docs():
+                page.goto(_page(site, doc).as_uri(), wait_until="load")
+                found = page.evaluate("""async () => {
+                  const imgs = [...document.querySelectorAll(".cell_output img")].filter(
+                    (i) => /\\.svg$|^data:image\\/svg/.test(i.getAttribute("src")));
+                  await Promise.all(imgs.map((i) => i.decode().catch(() => null)));
+                  return imgs.map((i) => {
+                    const box = i.closest(".cell_output");
+                    box.scrollLeft = box.scrollWidth;
+                    return {natural: i.naturalWidth, shown: i.getBoundingClientRect().width,
+                            column: box.clientWidth, scrolled: box.scrollLeft};
+                  });
+                }""")
+                for picture in found:
+                    if widest is None or picture["natural"] > widest[1]["natural"]:
+                        widest = (doc, picture)
+        finally:
+            browser.close()
+    assert widest is not None, "no SVG graph in the book"
+    doc, picture = widest
+    assert picture["natural"] > picture["column"], f"no graph is wider than the text column: {widest}"
+    assert abs(picture["shown"] - picture["natural"]) < 1, f"{doc}: the widest graph was shrunk: {picture}"
+    assert picture["scrolled"] > 0, f"{doc}: the widest graph's output does not scroll sideways: {picture}"
