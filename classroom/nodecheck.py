@@ -55,7 +55,7 @@ import numpy as np
 
 import minigrad
 from minigrad import messages
-from minigrad.autograd.function import BackwardCFunction, FunctionCtx
+from minigrad.autograd.function import BackwardCFunction, Function, FunctionCtx
 from minigrad.autograd.graph import observe, record_forward_inputs
 from minigrad.function import AccumulateGrad
 from minigrad.tensor import Tensor
@@ -215,13 +215,18 @@ def _replay(node):
 def _replay_custom(node, kwargs):
     """Re-run a custom ``Function.forward`` with a fresh ``ctx``, as ``apply`` runs it."""
     function_class, positions = node._function_class, set(node._tensor_positions)
+    separate_context = function_class.setup_context is not Function.setup_context
 
     def run(arrays):
         ctx = FunctionCtx()
         ctx.needs_input_grad = node.needs_input_grad
         args = [minigrad.from_numpy(np.array(a)) if i in positions else a for i, a in enumerate(arrays)]  # a copy, an array
         with minigrad.no_grad(), np.errstate(all="ignore"):
-            outputs = function_class.forward(ctx, *args, **kwargs)
+            if separate_context:  # PyTorch's newer style: forward(*inputs), then setup_context
+                outputs = function_class.forward(*args, **kwargs)
+                function_class.setup_context(ctx, tuple(args), outputs)
+            else:
+                outputs = function_class.forward(ctx, *args, **kwargs)
         outputs = outputs if isinstance(outputs, tuple) else (outputs,)
         non_differentiable = {id(t) for t in getattr(ctx, "_non_differentiable", ())}
         differentiable = [isinstance(o, Tensor) and o.dtype.kind == "f" and id(o) not in non_differentiable

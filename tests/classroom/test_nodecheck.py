@@ -182,6 +182,44 @@ def test_correct_custom_functions_pass():
     assert report.first_wrong is None and report.expected is None and report.got is None
 
 
+class CubeWithContext(minigrad.autograd.Function):
+    """y = x**3 in PyTorch's newer style: forward without ctx, then setup_context."""
+
+    @staticmethod
+    def forward(x):
+        return x ** 3
+
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        (x,) = inputs
+        ctx.save_for_backward(x)
+
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * 3 * x ** 2
+
+
+class CubeWithContextWrong(CubeWithContext):
+    @staticmethod
+    def backward(ctx, grad):
+        (x,) = ctx.saved_tensors
+        return grad * 3 * x  # forgot the square
+
+
+def test_functions_in_setup_context_style_are_checked():
+    """The replay runs forward(*inputs) then setup_context, as apply does: right passes, wrong is named."""
+    x = minigrad.tensor([0.5, -1.0, 2.0], dtype=minigrad.float64, requires_grad=True)
+    with classroom.recording():
+        right = CubeWithContext.apply(x).sum()
+        cube = CubeWithContextWrong.apply(x)
+        wrong = cube.sum()
+    assert classroom.check_graph(right).ok
+    report = classroom.check_graph(wrong)
+    assert not report.ok and report.first_wrong is cube.grad_fn
+    assert report.node_name == "CubeWithContextWrongBackward"
+
+
 def test_built_in_ops_all_pass_on_a_small_mlp():
     minigrad.manual_seed(0)
     model = minigrad.nn.Sequential(minigrad.nn.Linear(4, 5), minigrad.nn.Tanh(), minigrad.nn.Linear(5, 3))
