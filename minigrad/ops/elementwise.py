@@ -141,7 +141,29 @@ class Pow(Node):
         p = self.exponent
         if p == 0:
             return grad * 0
-        return grad * p * x ** (p - 1)
+        # Grouped as PyTorch's pow_backward, so a create_graph graph has its nodes:
+        # MulBackward0(grad, MulBackward1(PowBackward0(x))).
+        return grad * mul_by_number(x ** (p - 1), p)
+
+
+class MulByNumber(Node):
+    """z = x * c for a Python number c, as PyTorch's own formulas multiply        grad_x = grad * c
+
+    PyTorch's mul(Tensor, Scalar): the number is a parameter, so the node has one edge. (A
+    learner's ``x * 2`` wraps the 2 in a tensor and records MulBackward0, as here too.)
+    """
+
+    saved_params = ("other",)
+
+    def name(self):
+        return "MulBackward1"
+
+    def forward(self, x, other):
+        self.other = other
+        return x * other
+
+    def backward(self, grad):
+        return mul_by_number(grad, self.other)
 
 
 class PowTensor(Node):
@@ -923,6 +945,11 @@ def mul(input, other):
     tensor([1., 4.], grad_fn=<MulBackward0>)
     """
     return _binary(Mul, input, other)
+
+
+def mul_by_number(input, number):
+    """``input * number`` recorded as PyTorch's formulas record it (MulBackward1, one edge)."""
+    return MulByNumber.apply(input, other=number)
 
 
 def div(input, other, *, rounding_mode=None):

@@ -130,13 +130,8 @@ def nb16_matmul(lib):  # 16: a layer, from scalars to tensors
     return [Y.sum()], {"X": X, "W": W, "b": b, "Y": Y}
 
 
-# minigrad differs from PyTorch here, and the picture shows it: PowBackward0's own backward is
-# recorded as PowBackward0 + MulBackward0 ops where PyTorch records MulBackward1 first
-# (pow_backward: grad * (exponent * self.pow(exponent - 1))). To be fixed in minigrad/ops.
-MINIGRAD_DIFFERS = pytest.mark.xfail(strict=True, reason="minigrad's double backward of pow differs from PyTorch's")
-
 NOTEBOOK_GRAPHS = [nb01_forward, nb02_after_backward, nb03_shared_input, nb05_retained, nb06_freed,
-                   pytest.param(nb07_create_graph, marks=MINIGRAD_DIFFERS), nb09_two_roots, nb10_detach,
+                   nb07_create_graph, nb09_two_roots, nb10_detach,
                    nb11_power, nb12_modified, nb16_matmul]
 
 
