@@ -695,9 +695,11 @@ def test_a_recorded_create_graph_backward_keeps_its_derivative_nodes_as_derivati
     with viz.record() as run:
         (g,) = minigrad.autograd.grad(loss, x, create_graph=True)
     data = viz.trace(loss, g, run=run)
-    # Forward: SumBackward0, PowBackward0 (both ran). Made by this very backward (g = 3 * x**2 * grad):
-    # MulBackward0 and PowBackward0, derivative, not "not reached".
+    # Forward: SumBackward0, PowBackward0 (both ran). Made by this very backward, grouped as PyTorch's
+    # pow_backward, g = grad * (3 * x**2): MulBackward0, MulBackward1 (times a number) and PowBackward0,
+    # derivative, not "not reached".
     assert sorted((n.label, n.state) for n in data.by_kind("op")) == [
-        ("MulBackward0", "derivative"), ("PowBackward0", ""), ("PowBackward0", "derivative"), ("SumBackward0", "")]
+        ("MulBackward0", "derivative"), ("MulBackward1", "derivative"), ("PowBackward0", ""),
+        ("PowBackward0", "derivative"), ("SumBackward0", "")]
     into_x = [e.grad for e in data.edges if data.node(e.target).label == "x" and e.grad is not None]
     assert into_x == ["[3, 12]"]  # 3 x^2 at x = [1, 2], by hand
