@@ -127,40 +127,6 @@ def _reduction(size_average, reduce, reduction):
     return reduction
 
 
-def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
-    """Mean (or summed) squared error between ``input`` and ``target``.
-
-    Args:
-        input: any shape.
-        target: the same shape (a different one broadcasts, with PyTorch's warning).
-        size_average: deprecated; use ``reduction``.
-        reduce: deprecated; use ``reduction``.
-        reduction: ``"mean"``, ``"sum"`` or ``"none"``.
-        weight: not implemented.
-
-    Returns:
-        The loss: a 0-d tensor, or elementwise for ``reduction="none"``.
-
-    Raises:
-        ValueError: for an unknown ``reduction``.
-
-    >>> import minigrad
-    >>> from minigrad.nn import functional as F
-    >>> F.mse_loss(minigrad.tensor([1.0, 3.0]), minigrad.tensor([1.0, 1.0]))
-    tensor(2.)
-    """
-    if weight is not None:
-        raise NotImplementedError("minigrad's mse_loss does not implement weight")
-    reduction = _reduction(size_average, reduce, reduction)
-    if input.shape != target.shape:
-        warnings.warn(
-            f"Using a target size ({messages.format_size(target.shape)}) that is different to the input size "
-            f"({messages.format_size(input.shape)}). This will likely lead to incorrect results due to "
-            "broadcasting. Please ensure they have the same size.", UserWarning, stacklevel=2)
-    # The op itself (it would warn again, pointing here rather than at the caller).
-    return MseLoss.apply(input, target, reduction=reduction)
-
-
 def _flatten_classes(input, target):
     """(N, C, d1, ...) -> (N*d1*..., C) and targets (N, d1, ...) -> (N*d1*...,); (C,) -> (1, C)."""
     if input.ndim == 1:

@@ -562,6 +562,18 @@ def prod(input, dim=None, keepdim=False, *, dtype=None):
     return Prod.apply(input, dim=axis, keepdim=keepdim)
 
 
+def _running(node_class, name, input, dim, dtype):
+    """cumsum / cumprod: integers and bools accumulate in int64 (as PyTorch), a 0-d input as one element."""
+    if dtype is not None:
+        input = input.to(dtype)
+    elif input.dtype.kind in "bi":
+        input = input.long()
+    (axis,) = normalize_dim(int_argument(name, "dim", dim), input.ndim)
+    if input.ndim == 0:
+        return node_class.apply(input.reshape(1), dim=0).reshape(())
+    return node_class.apply(input, dim=axis)
+
+
 @numpy_names
 def cumsum(input, dim, *, dtype=None):
     """Running sums along ``dim``: ``z_i = x_0 + ... + x_i``.
@@ -570,14 +582,7 @@ def cumsum(input, dim, *, dtype=None):
     >>> minigrad.tensor([1.0, 2.0, 3.0]).cumsum(0)
     tensor([1., 3., 6.])
     """
-    if dtype is not None:
-        input = input.to(dtype)
-    elif input.dtype.kind in "bi":
-        input = input.long()
-    (axis,) = normalize_dim(int_argument("cumsum", "dim", dim), input.ndim)
-    if input.ndim == 0:
-        return Cumsum.apply(input.reshape(1), dim=0).reshape(())
-    return Cumsum.apply(input, dim=axis)
+    return _running(Cumsum, "cumsum", input, dim, dtype)
 
 
 @numpy_names
@@ -673,14 +678,7 @@ def cumprod(input, dim, *, dtype=None):
     >>> minigrad.tensor([1.0, 2.0, 3.0]).cumprod(0)
     tensor([1., 2., 6.])
     """
-    if dtype is not None:
-        input = input.to(dtype)
-    elif input.dtype.kind in "bi":
-        input = input.long()
-    (axis,) = normalize_dim(int_argument("cumprod", "dim", dim), input.ndim)
-    if input.ndim == 0:
-        return Cumprod.apply(input.reshape(1), dim=0).reshape(())
-    return Cumprod.apply(input, dim=axis)
+    return _running(Cumprod, "cumprod", input, dim, dtype)
 
 
 
