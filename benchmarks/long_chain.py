@@ -18,6 +18,7 @@ Run alone: ``python benchmarks/long_chain.py [--quick]``.
 import timing  # noqa: I001  (first: pins BLAS to one thread before NumPy loads)
 
 import gc
+import tracemalloc
 
 import numpy as np
 
@@ -54,6 +55,38 @@ def time_chain(lib, n, collect=True):
     del y
     freed = timing.clock()
     return built - start, done - built, freed - done, x.grad.item()
+
+
+def chain_memory(lib, n):
+    """Bytes a chain of ``n`` nodes holds after forward, and what is left after backward and ``del``.
+
+    Measured with tracemalloc (Python objects and NumPy buffers), so PyTorch's
+    C++ graph would be invisible: minigrad only. Not timed (tracemalloc slows
+    every allocation).
+
+    Returns:
+        (after_forward, after_del): bytes above the start, with a full ``gc.collect()``
+        before each reading.
+    """
+    gc.collect()
+    tracemalloc.start()
+    try:
+        x = lib.tensor(1.0, requires_grad=True)
+        x.grad = lib.zeros(())  # allocated before the start, so backward only adds into it
+        gc.collect()
+        start = tracemalloc.get_traced_memory()[0]
+        y = x
+        for _ in range(n):
+            y = y * FACTOR
+        gc.collect()
+        after_forward = tracemalloc.get_traced_memory()[0] - start
+        y.backward()
+        del y
+        gc.collect()
+        after_del = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+    return after_forward, after_del
 
 
 def run(quick=False):
@@ -99,6 +132,27 @@ def run(quick=False):
     # which costs the allocator, the caches and the garbage collector a little more per object.
     report.goal(f"{large:.0e}-node chain in linear time (per-node ratio vs {small:.0e} about 1)", f"{r:.2f}",
                 r <= 1.3)
+    if torch is not None:
+        vs_torch = per_node["minigrad", large] / per_node["torch", large]
+        report.goal(f"{large:.0e}-node chain within 1.5x of PyTorch per node (forward + backward)",
+                    f"{vs_torch:.2f}x", vs_torch <= 1.5)
+
+    # Memory: linear in the chain's length while it lives, and all of it given back after.
+    mem_sizes = (10**2, 10**3) if quick else (10**4, 10**5)
+    rows, per_node_bytes, left = [], [], []
+    for n in mem_sizes:
+        timing.log(f"  memory of a chain of {n:.0e} in minigrad...")
+        held, after = chain_memory(minigrad, n)
+        per_node_bytes.append(held / n)
+        left.append(after)
+        rows.append([f"10^{len(str(n)) - 1}", f"{held / 1024:.0f}", f"{held / n:.0f}", f"{after / 1024:.1f}"])
+    report.add("", "Memory of minigrad's chain (tracemalloc, after a full `gc.collect()`; not timed): KiB held by "
+               "the graph after forward, bytes per node, and KiB still held after `backward()` and `del y`.", "")
+    report.add(*timing.table(["nodes", "KiB after forward", "bytes/node", "KiB after backward + del"], rows))
+    growth = per_node_bytes[1] / per_node_bytes[0]
+    report.goal("chain memory flat: same bytes per node at both lengths, all freed after backward and del",
+                f"bytes/node ratio {growth:.2f}, {max(left) / 1024:.1f} KiB left",
+                0.9 <= growth <= 1.1 and max(left) < 1024)
     return report
 
 

@@ -1,15 +1,18 @@
-"""(b) Per-operation overhead: common ops on tiny tensors, minigrad against PyTorch.
+"""(b) Per-op overhead: common ops on 16-element tensors, minigrad against PyTorch and NumPy.
 
-On a tensor of 4 elements the arithmetic is free, so the time measured is
+On a tensor of 16 elements the arithmetic is free, so the time measured is
 what each library spends around it: argument checks, building the result,
 recording the graph node, and (for backward) running the engine over it.
 
-Each op is timed two ways, with its inputs requiring grad:
+Each op is timed three ways:
 
-* forward: the op alone, graph recording on;
-* forward + backward: the op, then ``out.backward(ones)`` into the leaves.
+* no-grad forward: inputs that do not require grad, so nothing is recorded
+  (as every op inside a plain backward pass); NumPy runs the same op too;
+* recorded forward: inputs that require grad, so the op records its node;
+* forward + backward: the recorded op, then ``out.backward(ones)`` into the leaves.
 
-The same lambda runs on both libraries (minigrad's API is PyTorch's).
+The same lambda runs on minigrad and PyTorch (minigrad's API is PyTorch's); the
+NumPy column is the same op written with NumPy, the floor any wrapper pays.
 
 Run alone: ``python benchmarks/per_op_overhead.py [--quick]``.
 """
@@ -23,40 +26,51 @@ import numpy as np
 import minigrad
 
 TITLE = "(b) Per-op overhead on tiny tensors"
+MODES = ("no-grad fwd", "recorded fwd", "fwd+bwd")
+GEOMEAN_GOAL, WORST_GOAL = 1.5, 2.5
 
-# name -> op on (a, b, A, B): a, b of shape (4,); A, B of shape (4, 4).
+
+def _np_softmax(a):
+    e = np.exp(a - a.max())
+    return e / e.sum()
+
+
+# name -> (op on (a, b, A, B, r) for minigrad and PyTorch, the same op in NumPy or None);
+# a, b have shape (16,), A, B (4, 4), r (1, 16).
 OPS = {
-    "add": lambda a, b, A, B: a + b,
-    "mul": lambda a, b, A, B: a * b,
-    "mul scalar": lambda a, b, A, B: a * 2.0,
-    "div": lambda a, b, A, B: a / b,
-    "matmul (4x4)": lambda a, b, A, B: A @ B,
-    "exp": lambda a, b, A, B: a.exp(),
-    "tanh": lambda a, b, A, B: a.tanh(),
-    "relu": lambda a, b, A, B: a.relu(),
-    "sum": lambda a, b, A, B: a.sum(),
-    "mean dim": lambda a, b, A, B: A.mean(1),
-    "softmax": lambda a, b, A, B: a.softmax(0),
-    "reshape": lambda a, b, A, B: a.reshape(2, 2),
-    "transpose": lambda a, b, A, B: A.t(),
-    "getitem": lambda a, b, A, B: a[1:3],
+    "add": (lambda a, b, A, B, r: a + b, lambda a, b, A, B, r: a + b),
+    "sub": (lambda a, b, A, B, r: a - b, lambda a, b, A, B, r: a - b),
+    "mul": (lambda a, b, A, B, r: a * b, lambda a, b, A, B, r: a * b),
+    "mul scalar": (lambda a, b, A, B, r: a * 2.0, lambda a, b, A, B, r: a * np.float32(2.0)),
+    "div": (lambda a, b, A, B, r: a / b, lambda a, b, A, B, r: a / b),
+    "pow 2": (lambda a, b, A, B, r: a ** 2, lambda a, b, A, B, r: a ** 2),
+    "matmul (4x4)": (lambda a, b, A, B, r: A @ B, lambda a, b, A, B, r: A @ B),
+    "exp": (lambda a, b, A, B, r: a.exp(), lambda a, b, A, B, r: np.exp(a)),
+    "tanh": (lambda a, b, A, B, r: a.tanh(), lambda a, b, A, B, r: np.tanh(a)),
+    "relu": (lambda a, b, A, B, r: a.relu(), lambda a, b, A, B, r: np.maximum(a, 0)),
+    "sum": (lambda a, b, A, B, r: a.sum(), lambda a, b, A, B, r: a.sum()),
+    "mean dim": (lambda a, b, A, B, r: A.mean(1), lambda a, b, A, B, r: A.mean(1)),
+    "softmax": (lambda a, b, A, B, r: a.softmax(0), lambda a, b, A, B, r: _np_softmax(a)),
+    "expand": (lambda a, b, A, B, r: r.expand(4, 16), lambda a, b, A, B, r: np.broadcast_to(r, (4, 16))),
+    "reshape": (lambda a, b, A, B, r: a.reshape(4, 4), lambda a, b, A, B, r: a.reshape(4, 4)),
+    "transpose": (lambda a, b, A, B, r: A.t(), lambda a, b, A, B, r: A.T),
+    "getitem": (lambda a, b, A, B, r: a[1:3], lambda a, b, A, B, r: a[1:3]),
 }
 
 
-def _leaves(lib):
-    """Tiny float32 leaves that require grad, the same values for both libraries."""
+def _arrays():
+    """The float32 inputs, the same values for every library."""
     rng = np.random.default_rng(0)
-    arrays = [rng.uniform(0.5, 1.5, size=s).astype(np.float32) for s in ((4,), (4,), (4, 4), (4, 4))]
-    return [lib.tensor(x, requires_grad=True) for x in arrays]
+    return [rng.uniform(0.5, 1.5, size=s).astype(np.float32) for s in ((16,), (16,), (4, 4), (4, 4), (1, 16))]
 
 
-def _forward(lib, op):
-    args = _leaves(lib)
+def _forward(lib, op, requires_grad):
+    args = [lib.tensor(x, requires_grad=requires_grad) for x in _arrays()]
     return lambda: op(*args)
 
 
 def _forward_backward(lib, op):
-    args = _leaves(lib)
+    args = [lib.tensor(x, requires_grad=True) for x in _arrays()]
     ones = lib.ones(op(*args).shape)
 
     def step():
@@ -65,8 +79,23 @@ def _forward_backward(lib, op):
     return step
 
 
+def _contenders(libs, mode, op, numpy_op):
+    """name -> zero-argument callable for one op in one mode."""
+    if mode == "fwd+bwd":
+        return {name: _forward_backward(lib, op) for name, lib in libs.items()}
+    fns = {name: _forward(lib, op, requires_grad=mode == "recorded fwd") for name, lib in libs.items()}
+    if mode == "no-grad fwd" and numpy_op is not None:
+        arrays = _arrays()
+        fns["numpy"] = lambda: numpy_op(*arrays)
+    return fns
+
+
+def geomean(values):
+    return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+
+
 def run(quick=False):
-    """Time every op forward and forward+backward in both libraries; report µs/op and ratios."""
+    """Time every op in every mode; report µs/op, per-op ratios and their geometric means."""
     torch = timing.optional_torch()
     report = timing.Report(TITLE)
     number, repeats = (20, 2) if quick else (100, 25)
@@ -74,48 +103,64 @@ def run(quick=False):
     if torch is not None:
         libs["torch"] = torch
 
-    rows, ratios, failures = [], {"fwd": [], "fwd+bwd": []}, []
-    for name, op in OPS.items():
+    rows, ratios, numpy_ratios, failures = [], {mode: {} for mode in MODES}, {}, []
+    for name, (op, numpy_op) in OPS.items():
         row = [name]
-        for mode, build in (("fwd", _forward), ("fwd+bwd", _forward_backward)):
+        for mode in MODES:
+            cells = 5 if mode == "no-grad fwd" else 3
             try:
-                fns = {lib_name: build(lib, op) for lib_name, lib in libs.items()}
+                fns = _contenders(libs, mode, op, numpy_op)
                 for fn in fns.values():  # warm up
                     for _ in range(20):
                         fn()
             except Exception as error:  # a broken op is reported, not allowed to hide the others
-                row += [f"error: {type(error).__name__}", "", ""]
+                row += [f"error: {type(error).__name__}"] + [""] * (cells - 1)
                 failures.append(f"{name} ({mode}): {type(error).__name__}: {error}")
                 continue
             times = timing.time_interleaved(fns, number, repeats)
-            mg = times["minigrad"].median * 1e6
-            th = times["torch"].median * 1e6 if "torch" in times else None
-            r = times["minigrad"].ratio_to(times["torch"]) if "torch" in times else None
-            row += [timing.fmt(mg), timing.fmt(th), "-" if r is None else f"{r:.2f}x"]
+            mg = times["minigrad"]
+            th = times.get("torch")
+            r = mg.ratio_to(th) if th is not None else None
             if r is not None:
-                ratios[mode].append(r)
+                ratios[mode][name] = r
+            row += [timing.fmt(mg.median * 1e6), timing.fmt(th.median * 1e6 if th else None),
+                    "-" if r is None else f"{r:.2f}x"]
+            if mode == "no-grad fwd":
+                npt = times.get("numpy")
+                if npt is not None:
+                    numpy_ratios[name] = mg.ratio_to(npt)
+                row += [timing.fmt(npt.median * 1e6 if npt else None, 2),
+                        f"{numpy_ratios[name]:.1f}x" if name in numpy_ratios else "-"]
         rows.append(row)
 
-    def geomean(values):
-        return math.exp(sum(map(math.log, values)) / len(values)) if values else None
+    gm = {mode: geomean(list(ratios[mode].values())) for mode in MODES}
+    gm_numpy = geomean(list(numpy_ratios.values()))
 
-    gm = {mode: geomean(values) for mode, values in ratios.items()}
-    rows.append(["**geometric mean**", "", "", timing.fmt(gm["fwd"], 2) + "x" if gm["fwd"] else "-",
-                 "", "", timing.fmt(gm["fwd+bwd"], 2) + "x" if gm["fwd+bwd"] else "-"])
-    report.add("Inputs: float32, shape (4,) or (4, 4), requires_grad=True; one thread. "
-               "fwd+bwd = the op then `out.backward(ones)`. Times in µs per op, "
-               f"{timing.clock_name()}: median of {repeats} interleaved rounds of {number} calls; "
-               "ratios are medians of per-round ratios.", "")
-    report.add(*timing.table(["op", "minigrad fwd", "torch fwd", "ratio", "minigrad fwd+bwd",
-                              "torch fwd+bwd", "ratio"], rows))
+    def cell(value, digits=2):
+        return "-" if value is None else f"{value:.{digits}f}x"
+
+    rows.append(["**geometric mean**", "", "", cell(gm["no-grad fwd"]), "", cell(gm_numpy, 1),
+                 "", "", cell(gm["recorded fwd"]), "", "", cell(gm["fwd+bwd"])])
+    report.add("Inputs: float32 of shape (16,), (4, 4) or (1, 16) (for expand); one thread. *no-grad*: inputs "
+               "that do not require grad, so nothing is recorded; *recorded*: inputs that require grad; "
+               "*fwd+bwd*: the recorded op then `out.backward(ones)`. NumPy runs the same op on arrays (no-grad "
+               f"only). Times in µs per op, {timing.clock_name()}: median of {repeats} interleaved rounds of "
+               f"{number} calls; ratios (minigrad over the other) are medians of per-round ratios.", "")
+    report.add(*timing.table(["op", "no-grad minigrad", "torch", "ratio", "numpy", "vs numpy",
+                              "recorded minigrad", "torch", "ratio", "fwd+bwd minigrad", "torch", "ratio"], rows))
     if failures:
         report.add("", "Ops that raised (not timed):", *[f"- {f}" for f in failures])
 
-    for mode in ("fwd", "fwd+bwd"):
-        worst = max(ratios[mode]) if ratios[mode] else None
-        met = None if worst is None else worst <= 2.0
-        measured = "-" if worst is None else f"geomean {gm[mode]:.2f}x, worst {worst:.2f}x"
-        report.goal(f"per-op overhead ({mode}) within 2x of PyTorch", measured, met)
+    for mode in MODES:
+        if not ratios[mode]:
+            report.goal(f"per-op {mode}: geomean within {GEOMEAN_GOAL}x of PyTorch, no op over {WORST_GOAL}x",
+                        "-", None)
+            continue
+        worst_op = max(ratios[mode], key=ratios[mode].get)
+        worst = ratios[mode][worst_op]
+        report.goal(f"per-op {mode}: geomean within {GEOMEAN_GOAL}x of PyTorch, no op over {WORST_GOAL}x",
+                    f"geomean {gm[mode]:.2f}x, worst {worst:.2f}x ({worst_op})",
+                    gm[mode] <= GEOMEAN_GOAL and worst <= WORST_GOAL and not failures)
     return report
 
 

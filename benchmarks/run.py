@@ -28,7 +28,8 @@ import traceback
 # and a ``run(quick) -> timing.Report``; add a new one by adding its name.
 BENCHMARKS = [
     "mlp_step",         # (a) MLP training step vs NumPy by hand and PyTorch
-    "per_op_overhead",  # (b) per-op overhead on tiny tensors vs PyTorch
+    "micrograd_demo",   # (a2) micrograd's demo step (100 points, MLP 2-16-16-1) vs PyTorch
+    "per_op_overhead",  # (b) per-op overhead on 16-element tensors vs PyTorch and NumPy
     "long_chain",       # (c) 10^5 and 10^6-node chains
     "memory",           # (d) memory over training steps; retain_graph
     "render_graph",     # (e) drawing a 1,000-node graph with viz (trace, DOT, SVG)

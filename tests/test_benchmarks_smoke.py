@@ -11,6 +11,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 SECTIONS = [
     "# minigrad benchmarks",
     "## (a) MLP training step",
+    "## (a2) micrograd's demo step",
     "## (b) Per-op overhead on tiny tensors",
     "## (c) Long chain",
     "## (d) Memory",
