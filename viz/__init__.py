@@ -38,7 +38,7 @@ def trace(*roots, names=None, **options):
 
 
 def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, legend=True, max_nodes=500,
-         collapse=None):
+         collapse=None, timeout=None):
     """Draw the graph behind ``roots``: ops, leaves, saved tensors, and their states.
 
     Args:
@@ -56,19 +56,28 @@ def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, leg
         legend: add a legend of the styles used.
         max_nodes: draw at most this many ops and leaves; the rest become one labelled box.
         collapse: a ``viz.scope`` name, a list of them, or True: draw each such scope as one box.
+        timeout: seconds Graphviz may take to lay the picture out (default:
+            ``MINIGRAD_VIZ_TIMEOUT``, else 60). Past it, ``dot`` is stopped and
+            the cell shows why as text (``picture.svg()`` raises
+            ``viz.render.RenderTimeout``), as for ``Stepper(timeout=)``.
 
     Returns:
         viz.render.Picture, shown by Jupyter as SVG (text: a stable summary).
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> draw((x * x).sum(), timeout=30).timeout
+    30
     """
     from .dot import to_dot
     from .render import Picture
 
     data = _trace(*roots, names=_names(names, sys._getframe(1)), values=values, grads=grads,
                   saved=saved, run=run, max_nodes=max_nodes, collapse=collapse)
-    return Picture(to_dot(data, legend=legend), data.summary())
+    return Picture(to_dot(data, legend=legend), data.summary(), timeout=timeout)
 
 
-def draw_backward(root, *args, names=None, values=False, legend=True, **kwargs):
+def draw_backward(root, *args, names=None, values=False, legend=True, timeout=None, **kwargs):
     """Run ``root.backward(*args, **kwargs)`` and draw what it did, or where it failed.
 
     The error (graph already freed, a tensor changed in place, a wrong-shaped
@@ -76,8 +85,17 @@ def draw_backward(root, *args, names=None, values=False, legend=True, **kwargs):
     engine was running (or the output, for errors found before it started)
     and shows the message as its title. ``picture.error`` holds the exception.
 
+    ``timeout`` is the layout's time limit, as in ``draw``; the other keyword
+    arguments go to ``backward``.
+
     Returns:
         viz.render.Picture
+
+    >>> import minigrad
+    >>> x = minigrad.tensor(3.0, requires_grad=True)
+    >>> picture = draw_backward(x * x, timeout=30)
+    >>> picture.error is None, x.grad.item(), picture.timeout
+    (True, 6.0, 30)
     """
     from .dot import to_dot
     from .render import Picture
@@ -87,7 +105,7 @@ def draw_backward(root, *args, names=None, values=False, legend=True, **kwargs):
     data = _trace(root, names=_names(names, sys._getframe(1)), values=values, run=run)
     if run.error is not None and run.failed_node is None:
         data.nodes[0].state = "failed"  # refused before the engine ran: the output is at fault
-    picture = Picture(to_dot(data, legend=legend), data.summary())
+    picture = Picture(to_dot(data, legend=legend), data.summary(), timeout=timeout)
     picture.error = run.error
     return picture
 

@@ -250,6 +250,8 @@ class Picture:
     def __init__(self, source, summary="<minigrad picture>", timeout=None):
         self.source = source if isinstance(source, str) else source.source
         self.summary = summary
+        if timeout is not None:
+            render_timeout(timeout)  # a bad limit fails here, not later when the cell is shown
         self.timeout = timeout
         self._svg_by_renderer = {}  # layout can take a while: do it once per renderer
 

