@@ -38,7 +38,7 @@ def trace(*roots, names=None, **options):
 
 
 def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, legend=True, max_nodes=500,
-         collapse=None, timeout=None):
+         collapse=None, layout="stacked", timeout=None):
     """Draw the graph behind ``roots``: ops, leaves, saved tensors, and their states.
 
     Args:
@@ -56,6 +56,9 @@ def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, leg
         legend: add a legend of the styles used.
         max_nodes: draw at most this many ops and leaves; the rest become one labelled box.
         collapse: a ``viz.scope`` name, a list of them, or True: draw each such scope as one box.
+        layout: how ``draw(loss, x.grad)`` places the graph a ``create_graph``
+            backward recorded: ``"stacked"`` (below the leaves, arrows up to
+            them) or ``"side by side"`` (next to the forward graph, wider).
         timeout: seconds Graphviz may take to lay the picture out (default:
             ``MINIGRAD_VIZ_TIMEOUT``, else 60). Past it, ``dot`` is stopped and
             the cell shows why as text (``picture.svg()`` raises
@@ -74,7 +77,7 @@ def draw(*roots, names=None, values=False, grads=True, saved=True, run=None, leg
 
     data = _trace(*roots, names=_names(names, sys._getframe(1)), values=values, grads=grads,
                   saved=saved, run=run, max_nodes=max_nodes, collapse=collapse)
-    return Picture(to_dot(data, legend=legend), data.summary(), timeout=timeout)
+    return Picture(to_dot(data, legend=legend, layout=layout), data.summary(), timeout=timeout)
 
 
 def draw_backward(root, *args, names=None, values=False, legend=True, timeout=None, **kwargs):

@@ -140,7 +140,10 @@ def node_label(node):
     return "\n".join(lines)
 
 
-def to_dot(data: GraphData, legend=True, ids=False):
+LAYOUTS = ("stacked", "side by side")
+
+
+def to_dot(data: GraphData, legend=True, ids=False, layout="stacked"):
     """DOT source for ``data``; identical for identical graphs.
 
     Args:
@@ -149,13 +152,26 @@ def to_dot(data: GraphData, legend=True, ids=False):
             (False), or the styles another ``GraphData`` uses (several pictures, one legend).
         ids: give each box its node id and each edge ``e<index>`` as SVG ids
             (the stepper restyles one layout by them).
+        layout: for a picture of two graphs (``draw(loss, x.grad)`` after
+            ``create_graph=True``), ``"stacked"`` puts the forward graph above
+            the leaves and the graph the backward recorded below them, its
+            arrows pointing up to the leaves they share, with the legend
+            underneath: about half as wide, so it fits a book's column.
+            ``"side by side"`` draws both top-down next to each other. A
+            picture of one graph looks the same either way.
 
     Returns:
         str
     """
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout={layout!r} is not a layout: use one of {', '.join(map(repr, LAYOUTS))}")
+    flipped = _recorded_half(data) if layout == "stacked" else set()
+    # Stacked, each rank can hold boxes of both graphs' widest parts: a little less room between
+    # and inside boxes keeps such a picture within a 688 px column (text keeps its size).
+    nodesep, margin = ("0.12", "0.05,0.03") if flipped else ("0.25", "0.08,0.04")
     out = ["digraph minigrad {",
-           '  graph [rankdir="TB", fontname="Helvetica", fontsize="12", nodesep="0.25", ranksep="0.35"];',
-           '  node [fontname="Helvetica", fontsize="11", margin="0.08,0.04"];',
+           f'  graph [rankdir="TB", fontname="Helvetica", fontsize="12", nodesep="{nodesep}", ranksep="0.35"];',
+           f'  node [fontname="Helvetica", fontsize="11", margin="{margin}"];',
            '  edge [arrowsize="0.7", fontname="Helvetica", fontsize="10"];']
     if data.title:  # wrapped: one long error line would make the picture huge
         wrapped = [piece for line in data.title.split("\n") for piece in (textwrap.wrap(line, 90) or [""])]
@@ -176,13 +192,41 @@ def to_dot(data: GraphData, legend=True, ids=False):
         if edge.kind == "grad" and target in copies:  # each use of a shared leaf gets its own copy
             uses[target] = uses.get(target, -1) + 1
             target = copies[target][uses[target]]
-        out.append(f"  {edge.source} -> {target} [{_attrs(attributes)}];")
+        if edge.source in flipped:  # written upward so that Graphviz ranks it upward; drawn as before
+            attributes["dir"] = "back"
+            if "arrowhead" in attributes:
+                attributes["arrowtail"] = attributes.pop("arrowhead")
+            out.append(f"  {target} -> {edge.source} [{_attrs(attributes)}];")
+        else:
+            out.append(f"  {edge.source} -> {target} [{_attrs(attributes)}];")
     if legend is True:
         out.extend(_legend(data))
     elif legend:  # a GraphData: the legend of its styles (a stepper's frames share one)
         out.extend(_legend(legend))
+    if flipped and out[-1].startswith("  legend "):
+        # Stacked, the legend goes under the lowest boxes (the recorded graph's outputs), not beside the top.
+        out.extend(f'  {node.id} -> legend [style="invis"];' for node in data.nodes
+                   if node.kind == "output" and node.id in flipped)
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def _recorded_half(data):
+    """Ids of the boxes a stacked picture draws below the leaves, as edge sources.
+
+    They are the ops a ``create_graph=True`` backward recorded (state
+    ``derivative``), the outputs they made, and the tensors those ops saved.
+    Every edge out of them is written reversed (``dir=back``), so Graphviz
+    ranks them under what they point to; nothing points back into them from
+    the forward graph, so the ranks never form a cycle.
+    """
+    half = {node.id for node in data.nodes if node.state == "derivative"}
+    if not half:
+        return set()
+    outputs = {node.id for node in data.nodes if node.kind == "output"}
+    half |= {edge.source for edge in data.edges
+             if (edge.kind == "grad" and edge.source in outputs or edge.kind == "saved") and edge.target in half}
+    return half
 
 
 def _leaf_copies(data, big=150):

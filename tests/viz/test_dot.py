@@ -40,17 +40,32 @@ def attributes(text):
 
 
 def parse(dot):
-    """``({node id: attributes}, [(source, target, attributes)], legend line or None)``."""
+    """``({node id: attributes}, [(source, target, attributes)], legend line or None)``.
+
+    An edge written upward (``b -> a [dir="back"]``, a stacked picture's lower
+    graph) is Graphviz's arrow from ``a`` to ``b``: it is read back as ``a -> b``
+    with its arrowtail as the arrowhead, so edges compare by what is drawn.
+    """
     nodes, edges, legend = {}, [], None
     for line in dot.splitlines():
         if match := NODE_LINE.match(line):
             assert match.group(1) not in nodes, f"{match.group(1)} declared twice"
             nodes[match.group(1)] = attributes(match.group(2))
         elif match := EDGE_LINE.match(line):
-            edges.append((match.group(1), match.group(2), attributes(match.group(3))))
+            source, target, found = match.group(1), match.group(2), attributes(match.group(3))
+            if found.pop("dir", None) == "back":
+                source, target = target, source
+                if "arrowtail" in found:
+                    found["arrowhead"] = found.pop("arrowtail")
+            edges.append((source, target, found))
         elif line.startswith("  legend "):
             legend = line
     return nodes, edges, legend
+
+
+def written_edges(dot):
+    """The edges as the DOT writes them, ``"tail->head"``: the titles Graphviz gives them in the SVG."""
+    return [f"{match.group(1)}->{match.group(2)}" for match in map(EDGE_LINE.match, dot.splitlines()) if match]
 
 
 def legend_rows(legend):
@@ -239,6 +254,59 @@ def test_legend_of_an_empty_graph_is_left_out():
     assert parse(to_dot(GraphData([], [])))[2] is None
 
 
+# --- two graphs in one picture: stacked or side by side ------------------------------------
+
+
+def notebook_7_graphs():
+    """Notebook 7's picture: f = x**3 - 2x**2 + x, and f' as create_graph=True recorded it."""
+    x = minigrad.tensor(2.0, requires_grad=True)
+    f = x**3 - 2 * x**2 + x
+    d1, = minigrad.autograd.grad(f, x, create_graph=True)
+    return viz.trace(f, d1)
+
+
+def test_stacked_writes_the_recorded_graphs_edges_upward_and_only_those():
+    data = notebook_7_graphs()
+    by_label = {}
+    for node in data.nodes:
+        by_label.setdefault(node.label, []).append(node.id)
+    [d1], [x] = by_label["d1"], by_label["x"]
+    recorded = {n.id for n in data.nodes if n.state == "derivative"}
+    # By hand: f's graph has 8 gradient edges and 3 saved tensors; the recorded graph has 8 ops (9 edges
+    # among them and to x), the edge from d1 into it, and 4 saved tensors.
+    assert len(recorded) == 8 and len(data.edges) == 8 + 3 + 9 + 1 + 4
+    dot = to_dot(data)
+    upward = [line for line in dot.splitlines() if 'dir="back"' in line]
+    assert len(upward) == 9 + 1 + 4
+    for source, target, found in parse(dot)[1]:
+        line = next(line for line in dot.splitlines() if line.startswith((f"  {source} -> {target} [",
+                                                                         f"  {target} -> {source} [")))
+        lower = source in recorded or source == d1 or (found.get("arrowhead") == "none" and target in recorded)
+        assert line.startswith(f"  {target} -> {source} [" if lower else f"  {source} -> {target} ["), line
+        assert ('dir="back"' in line) == lower, line
+    assert f"  {x} -> " in dot  # e.g. x -> PowBackward0 [dir=back]: Graphviz ranks x above the recorded ops
+    # The legend goes under the recorded output, by an edge that is not drawn.
+    assert f'  {d1} -> legend [style="invis"];' in dot.splitlines()
+
+
+def test_side_by_side_writes_every_edge_downward():
+    dot = to_dot(notebook_7_graphs(), layout="side by side")
+    assert 'dir="back"' not in dot and "invis" not in dot
+    assert [(s, t) for s, t, _ in parse(dot)[1]] == [(s, t) for s, t in
+                                                     (e.split("->") for e in written_edges(dot))]
+
+
+def test_a_picture_of_one_graph_is_the_same_in_both_layouts():
+    for make in (graph_after_backward, graph_with_a_failed_backward, graph_with_parameters):
+        data = make()
+        assert to_dot(data, layout="stacked") == to_dot(data, layout="side by side")
+
+
+def test_an_unknown_layout_is_refused_with_the_choices():
+    with pytest.raises(ValueError, match="'stacked', 'side by side'"):
+        to_dot(graph_after_backward(), layout="diagonal")
+
+
 # --- labels and escaping -----------------------------------------------------------------
 
 
@@ -314,11 +382,12 @@ def svg_parts(svg):
 @pytest.mark.parametrize("make", ZOO, ids=lambda f: f.__name__)
 def test_svg_has_one_title_per_node_and_edge_with_classes(make, dot_renderer):
     data = make()
-    nodes, edges, _ = svg_parts(dot_renderer(to_dot(data)))
+    dot = to_dot(data)
+    nodes, edges, _ = svg_parts(dot_renderer(dot))
     expected = {n.id: f"node {n.kind} {n.state}".strip() for n in data.nodes}
     expected["legend"] = "node"
     assert nodes == expected
-    assert sorted(edges) == sorted(f"{e.source}->{e.target}" for e in data.edges)
+    assert sorted(edges) == sorted(written_edges(dot))  # the legend's invisible edges are not drawn
 
 
 def test_svg_without_legend_has_only_the_graphs_nodes(dot_renderer):
@@ -344,3 +413,25 @@ def test_svg_legend_shows_the_style_texts(dot_renderer):
     for key in ("output", "op", "leaf", "saved", "state:accumulated", "state:freed", "edge:grad"):
         assert STYLE[key][1] in texts
     assert STYLE["state:modified"][1] not in texts
+
+
+def _tops(svg):
+    """``{node title: y of its first text line}`` (SVG y grows downward) and the picture's width in pt."""
+    root = ET.fromstring(svg)
+    tops = {}
+    for group in root.iter(SVG + "g"):
+        if group.get("class", "").split()[:1] == ["node"]:
+            tops[group.find(SVG + "title").text] = float(group.find(SVG + "text").get("y"))
+    return tops, float(root.get("width").removesuffix("pt"))
+
+
+def test_stacked_puts_f_above_x_above_its_derivative_above_the_legend(dot_renderer):
+    data = notebook_7_graphs()
+    ids = {label: next(n.id for n in data.nodes if n.label == label) for label in ("f", "x", "d1")}
+    tops, stacked_width = _tops(dot_renderer(to_dot(data)))
+    assert tops[ids["f"]] < tops[ids["x"]] < tops[ids["d1"]] < tops["legend"]
+    recorded = [n.id for n in data.nodes if n.state == "derivative"]
+    assert all(tops[ids["x"]] < tops[node] < tops[ids["d1"]] for node in recorded)
+    side_tops, side_width = _tops(dot_renderer(to_dot(data, layout="side by side")))
+    assert side_tops[ids["d1"]] < side_tops[ids["x"]]  # side by side, both graphs run down to x
+    assert stacked_width < 0.75 * side_width
