@@ -47,8 +47,6 @@ gradients from two paths were not added up.
 SquareBackward (the node that makes `y`) returns the wrong gradient for its input 0: expected [6.0, 4.0] (finite differences of its forward), got [3.0, 2.0]. Check the backward of Square.
 """
 
-import heapq
-import itertools
 import sys
 
 import numpy as np
@@ -56,8 +54,9 @@ import numpy as np
 import minigrad
 from minigrad import messages
 from minigrad.autograd.function import BackwardCFunction, Function, FunctionCtx
-from minigrad.autograd.graph import observe, record_forward_inputs
-from minigrad.function import AccumulateGrad
+from minigrad.autograd.graph import (AccumulateGrad, execution_order, nodes_on_a_path, observe,
+                                     record_forward_inputs, walk)
+from minigrad.autograd.graph import parents as graph_parents
 from minigrad.tensor import Tensor
 from viz.graph import names_from_frame, names_of
 
@@ -134,58 +133,18 @@ def _node_names(root, names):
 # --- the graph, in the engine's order -------------------------------------------------
 def _walk(root):
     """Every node below ``root`` (a tensor), breadth first in ``next_functions`` order."""
-    if root.grad_fn is None:
-        return []
-    order, seen, queue = [], {root.grad_fn}, [root.grad_fn]
-    for node in queue:  # the list grows while we read it: a queue without recursion
-        order.append(node)
-        for child, _ in node.next_functions:
-            if child is not None and child not in seen:
-                seen.add(child)
-                queue.append(child)
-    return order
+    return walk(root.grad_fn)
 
 
 def engine_order(root):
-    """The nodes below ``root`` in the order minigrad's engine runs them.
-
-    The same rule as ``minigrad.engine.iter_backward``: a node is ready once
-    every edge into it has delivered, and the newest ready node runs first.
+    """The nodes below ``root`` in the order minigrad's engine runs them (its own ``execution_order``).
 
     >>> import minigrad
     >>> x = minigrad.tensor(1.0, requires_grad=True)
     >>> [node.name() for node in engine_order((x.exp() * 2).sum())]
     ['SumBackward0', 'MulBackward0', 'ExpBackward0', 'torch::autograd::AccumulateGrad']
     """
-    nodes = _walk(root)
-    if not nodes:
-        return []
-    pending = dict.fromkeys(nodes, 0)
-    for node in nodes:
-        for child, _ in node.next_functions:
-            if child is not None:
-                pending[child] += 1
-    tiebreak = itertools.count()
-    ready, order = [(-nodes[0]._sequence_nr, next(tiebreak), nodes[0])], []
-    while ready:
-        node = heapq.heappop(ready)[2]
-        order.append(node)
-        for child, _ in node.next_functions:
-            if child is not None:
-                pending[child] -= 1
-                if pending[child] == 0:
-                    heapq.heappush(ready, (-child._sequence_nr, next(tiebreak), child))
-    return order
-
-
-def _parents(root):
-    """``{node: [nodes with an edge into it]}`` (an edge per use: ``x * x`` gives two)."""
-    parents = {}
-    for node in _walk(root):
-        for child, _ in node.next_functions:
-            if child is not None:
-                parents.setdefault(child, []).append(node)
-    return parents
+    return execution_order([root]) if root.grad_fn is not None else []
 
 
 # --- re-running a node's forward ----------------------------------------------------
@@ -257,12 +216,11 @@ def _finite_differences(run, arrays, position, cotangents, eps):
 
 
 def _sum_to_shape(array, shape):
-    """Sum a broadcast-shaped array down to ``shape`` (what the engine does); None if impossible."""
-    if array.ndim < len(shape) or not all(s == 1 or s == n for s, n in zip(shape[::-1], array.shape[::-1])):
+    """Sum a broadcast-shaped array down to ``shape`` as the engine does (``sum_to_size``); None if impossible."""
+    try:
+        return minigrad.from_numpy(array).sum_to_size(shape).numpy()
+    except RuntimeError:
         return None
-    array = array.sum(axis=tuple(range(array.ndim - len(shape))))
-    stretched = tuple(i for i, (s, n) in enumerate(zip(shape, array.shape)) if s == 1 and n != 1)
-    return array.sum(axis=stretched, keepdims=True) if stretched else array
 
 
 # --- checking one node --------------------------------------------------------------------
@@ -708,7 +666,7 @@ def _where_it_goes_wrong(loss, real_named, names, pair, received, real_received,
     (added up over calls), a leaf by its ``.grad``. A node with several parents
     is where paths meet: the classic bug there is overwriting instead of adding.
     """
-    parents = _parents(loss)
+    parents = graph_parents(loss.grad_fn)
     node_names = _node_names(loss, names)
 
     def array(t):
@@ -736,7 +694,7 @@ def _where_it_goes_wrong(loss, real_named, names, pair, received, real_received,
                 f"their sum {format_values(should)}, but your engine gave it {shown}: when gradients arrive from "
                 "more than one path, add them up instead of overwriting.")
         if not received:  # no backward was watched: point at where paths meet on the way, if anywhere
-            below = _reachable_from(node, parents)
+            below = nodes_on_a_path(loss.grad_fn, ends={node}) | {node}
             for meet in engine_order(loss):
                 if len(parents.get(meet, ())) > 1 and meet in below:
                     return meet, True, (
@@ -747,14 +705,3 @@ def _where_it_goes_wrong(loss, real_named, names, pair, received, real_received,
                              f"{format_values(should) if should is not None else 'nothing'}, but your engine gave "
                              f"it {shown}.")
     return None, False, ""
-
-
-def _reachable_from(node, parents):
-    """``node`` and every node above it (towards the loss), following ``parents``."""
-    seen, stack = {node}, [node]
-    while stack:
-        for parent in parents.get(stack.pop(), ()):
-            if parent not in seen:
-                seen.add(parent)
-                stack.append(parent)
-    return seen

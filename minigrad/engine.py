@@ -2,22 +2,23 @@
 
 Read this file top to bottom:
 
-1. ``_plan`` walks the graph from the outputs once, with an explicit stack
-   (no recursion, so a chain of a million nodes is fine), and counts for every
-   node how many edges point at it: its *dependencies*. With ``inputs=`` it
-   also works out which nodes lie on a path to those inputs, and prunes the rest.
-2. ``iter_backward`` puts the output gradients into per-node buffers and runs
-   a *ready queue*: a node is ready once every node that sends it a gradient
-   has run, so it runs exactly once, with the sum of everything it receives.
-   Running a node is the chain rule: ``node.backward(grad_outputs)`` returns
-   one gradient per input, and each is added into the buffer of the node
-   that produced that input (``next_functions``).
-3. After a node has run, ``retain_graph=False`` releases the tensors it saved
-   during the forward pass; a second backward through it then fails loudly.
+1. ``plan_backward`` walks the graph from the outputs once, with an explicit
+   stack (no recursion, so a chain of a million nodes is fine), and counts for
+   every node how many edges point at it: its *dependencies*. With ``inputs=``
+   it also works out which nodes lie on a path to those inputs; the rest never run.
+2. ``ReadyQueue`` holds the gradients in flight, one buffer per node. A node is
+   *ready* once every edge into it has delivered, so it runs exactly once, with
+   the sum of everything it received; the newest ready node runs first.
+3. ``iter_backward`` is the loop: take a ready node, run it (``_run_node``: the
+   chain rule, ``node.backward(grad_outputs)``, one gradient per input), pass each
+   input's gradient on to the node that produced that input (``next_functions``).
+   With ``retain_graph=False`` a node releases the tensors it saved once it ran;
+   a second backward through it then fails loudly.
 
 ``iter_backward`` is a generator: it yields one ``BackwardStep`` per node, so
 ``backward()`` and ``grad()`` are thin loops over it, and ``viz`` replays the
-very same steps to draw them.
+very same steps. With ``preview=True`` the same loop only *reports* what it
+would write into ``.grad`` and what it would free, and changes neither.
 """
 
 import heapq
@@ -28,7 +29,8 @@ import weakref
 import numpy as np
 
 from . import messages
-from .function import AccumulateGrad, accumulate_into
+from .creation import ones_like
+from .graph import AccumulateGrad, accumulate_grad, nodes_on_a_path
 from .grad_mode import _state
 from .tensor import Tensor, _retaining
 
@@ -48,10 +50,12 @@ class BackwardStep:
             ``AccumulateGrad``.
         accumulated: ``(tensor, before, after)`` for each ``.grad`` written at this
             step (a leaf's, a ``retain_grad()`` tensor's, a non-leaf ``inputs=``).
-            ``before``/``after`` are NumPy copies when values are recorded, else None.
+            ``before``/``after`` are NumPy copies when values are recorded (and in a
+            preview, where nothing is written), else None.
         captured: ``(position, grad)`` for each ``inputs[position]`` whose gradient was
             taken at this node.
-        released: names of the saved tensors freed after the node ran.
+        released: names of the saved tensors freed after the node ran (in a preview:
+            the names that would be freed).
         pending: the live dependency counts (node -> edges still to arrive); copy
             it to keep a snapshot.
     """
@@ -74,17 +78,22 @@ class BackwardStep:
         return f"<BackwardStep {self.index}: {self.node.name()}>"
 
 
-class GraphTask:
-    """What one backward pass will run, for hooks that need to know (``register_multi_grad_hook``).
+# --- 1. the plan ------------------------------------------------------------------------------
+class Plan:
+    """What a backward pass will do, worked out before any node runs.
 
-    While a pass calls tensor hooks, ``grad_mode._state.graph_task`` is its GraphTask.
+    Attributes:
+        root_edges: ``(node, output_nr)`` where each output's gradient enters.
+        dependencies: ``{node: edges into it}`` from nodes that run (the ready queue's counts).
+        runs: None (every node reached runs) or, with ``inputs=``, the set of nodes that run.
+        captures: ``{(node, output_nr): [positions in inputs]}``: where ``inputs=`` gradients are taken.
+        capture_nodes: the nodes of ``captures`` (None without ``inputs=``).
+        accumulate_grad: True for ``backward()``, False for ``grad()``.
     """
 
-    __slots__ = ("dependencies", "runs", "capture_nodes", "accumulate_grad", "__weakref__")
-
-    def __init__(self, dependencies, runs, capture_nodes, accumulate_grad):
-        self.dependencies, self.runs, self.capture_nodes = dependencies, runs, capture_nodes
-        self.accumulate_grad = accumulate_grad
+    def __init__(self, root_edges, dependencies, runs, captures, capture_nodes, accumulate_grad):
+        self.root_edges, self.dependencies, self.runs = root_edges, dependencies, runs
+        self.captures, self.capture_nodes, self.accumulate_grad = captures, capture_nodes, accumulate_grad
 
     def will_execute(self, node):
         """Whether this pass runs ``node`` (PyTorch's ``_will_engine_execute_node``)."""
@@ -94,24 +103,40 @@ class GraphTask:
             raise RuntimeError(messages.WILL_EXECUTE_LEAF_IN_GRAD)
         return node in self.runs or node in self.capture_nodes
 
+    def wanted(self, node):
+        """None (send every gradient) or one bool per input: is it on a path to ``inputs=``?"""
+        if self.runs is None:
+            return None
+        return [child is not None and (child in self.runs or child in self.capture_nodes)
+                for child, _ in node.next_functions]
 
-def _plan(root_nodes, capture_nodes, execute_targets):
-    """Count dependencies, and with ``inputs=`` find the nodes that must run.
+
+def plan_backward(roots, inputs=None, accumulate_grad=True):
+    """Count dependencies and, with ``inputs=``, find the nodes that must run.
 
     Args:
-        root_nodes: the nodes the output gradients enter at.
-        capture_nodes: nodes where a gradient is taken (``inputs=``), or None for
-            a plain backward that runs everything it reaches.
-        execute_targets: AccumulateGrad nodes that must run (leaf ``inputs=``).
+        roots: the output tensors (or ``GradientEdge``-like objects) backward starts from.
+        inputs: None, or the tensors whose gradients are wanted.
+        accumulate_grad: True for ``backward()`` (a leaf in ``inputs`` gets its
+            ``AccumulateGrad`` run), False for ``grad()`` (gradients are only captured).
 
     Returns:
-        (dependencies, runs): ``dependencies[node]`` is the number of edges into
-        ``node`` from nodes that run; ``runs`` is None (everything runs) or the
-        set of nodes that run.
+        Plan
     """
-    runs = None
-    if capture_nodes is not None:
-        runs = _nodes_on_a_path(root_nodes, capture_nodes, execute_targets)
+    root_edges = [root._gradient_edge() for root in roots]
+    root_nodes = list(dict.fromkeys(node for node, _ in root_edges))
+    captures, capture_nodes, runs = {}, None, None
+    if inputs is not None:
+        targets = set()  # nodes that must run themselves: a leaf's AccumulateGrad, a non-leaf's grad_fn
+        for position, tensor in enumerate(inputs):
+            node, output_nr = tensor._gradient_edge()
+            if accumulate_grad:
+                targets.add(node)  # (a non-leaf's grad_fn runs: PyTorch runs it, see _chain_rule)
+                if tensor.grad_fn is None:
+                    continue  # a leaf: its AccumulateGrad writes .grad, nothing to capture
+            captures.setdefault((node, output_nr), []).append(position)
+        capture_nodes = {node for node, _ in captures}
+        runs = nodes_on_a_path(root_nodes, capture_nodes, targets)
 
     # Walk every edge once from the roots, with an explicit stack (no recursion),
     # counting the edges into each node (as PyTorch's compute_dependencies).
@@ -128,42 +153,204 @@ def _plan(root_nodes, capture_nodes, execute_targets):
                 dependencies[child] = 0
                 stack.append(child)  # first time reached: walk on from it
             dependencies[child] += 1
-    return dependencies, runs
+    for node, _ in root_edges:
+        dependencies[node] += 1  # an output's gradient is one more edge into its node
+    return Plan(root_edges, dependencies, runs, captures, capture_nodes, accumulate_grad)
 
 
-def _nodes_on_a_path(root_nodes, capture_nodes, execute_targets):
-    """The nodes from which some path leads to a capture or a target (those must run)."""
-    # Depth-first walk with an explicit stack; `order` lists each node after
-    # all nodes below it (post-order), so children are decided before parents.
-    seen = set()
+# --- 2. the ready queue -----------------------------------------------------------------------
+class ReadyQueue:
+    """Gradients in flight, one buffer per node, and the nodes ready to run.
+
+    ``send`` delivers one edge; the node's last edge makes it ready. ``pop`` gives
+    the newest ready node, as PyTorch's engine does (AccumulateGrad's sequence number
+    is infinite, so a leaf's ``.grad`` is written as soon as it is complete).
+    """
+
+    def __init__(self, dependencies):
+        self.pending = dependencies  # node -> edges still to arrive
+        self.buffers = {}  # node -> [gradient per output], summed as edges arrive
+        self._ready = []
+        self._tiebreak = itertools.count()  # heap entries must never compare two nodes
+
+    def send(self, node, output_nr, grad):
+        """Deliver one edge into ``node`` (``grad`` may be None: the edge still counts)."""
+        if grad is not None:
+            grads = self.buffers.get(node)
+            if grads is None:
+                grads = self.buffers[node] = [None] * node.num_outputs
+            grads[output_nr] = grad if grads[output_nr] is None else grads[output_nr] + grad
+        self.pending[node] -= 1
+        if self.pending[node] == 0:
+            heapq.heappush(self._ready, (-node._sequence_nr, next(self._tiebreak), node))
+
+    def pass_on(self, node, grad_inputs, wanted):
+        """Send each input's gradient to the node that produced that input (None: nothing to send)."""
+        for index, (child, output_nr) in enumerate(node.next_functions):
+            if child is not None and (wanted is None or wanted[index]):
+                self.send(child, output_nr, None if grad_inputs is None else grad_inputs[index])
+
+    def pop(self):
+        """``(node, grad_outputs)`` of the next node to run, or None when the pass is over."""
+        if not self._ready:
+            return None
+        node = heapq.heappop(self._ready)[2]
+        return node, self.buffers.pop(node, None) or [None] * node.num_outputs
+
+
+def execution_order(roots):
+    """The nodes a plain ``backward()`` from ``roots`` runs, in the order it runs them.
+
+    The engine's own plan and ready queue, with no gradients: the order depends only
+    on the graph (a node runs once every edge into it has delivered; newest first).
+
+    >>> import minigrad
+    >>> x = minigrad.tensor(1.0, requires_grad=True)
+    >>> [node.name() for node in execution_order([(x.exp() * 2).sum()])]
+    ['SumBackward0', 'MulBackward0', 'ExpBackward0', 'torch::autograd::AccumulateGrad']
+    """
+    plan = plan_backward(roots)
+    queue = ReadyQueue(plan.dependencies)
+    for node, output_nr in plan.root_edges:
+        queue.send(node, output_nr, None)
     order = []
-    for root in root_nodes:
-        if root in seen:
-            continue  # already reached from an earlier root
-        seen.add(root)
-        stack = [(root, iter(root.next_functions))]
-        while stack:
-            node, children = stack[-1]
-            for child, _ in children:
-                if child is not None and child not in seen:
-                    seen.add(child)
-                    stack.append((child, iter(child.next_functions)))
-                    break
-            else:
-                stack.pop()
-                order.append(node)
-
-    runs = set()
-    for node in order:  # children come before their parents here
-        if node in execute_targets or any(
-            child in runs or child in capture_nodes for child, _ in node.next_functions if child is not None
-        ):
-            runs.add(node)
-    return runs
+    while (entry := queue.pop()) is not None:
+        order.append(entry[0])
+        queue.pass_on(entry[0], None, None)
+    return order
 
 
-def _validate(node, grad_inputs):
-    """Make each returned gradient fit its input: same count, shape and dtype.
+# --- 3. the loop ------------------------------------------------------------------------------
+def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
+                  inputs=None, accumulate_grad=True, record_values=False, preview=False):
+    """Run the backward pass, yielding a ``BackwardStep`` after each node.
+
+    Args:
+        roots: the output tensors (each must have a ``grad_fn`` or require grad).
+        root_grads: d(loss)/d(root) for each root, already of the root's shape.
+        retain_graph: if False, each node releases its saved tensors after running.
+        create_graph: record the backward computations, for higher derivatives.
+        inputs: None, or the tensors whose gradients are wanted; then only
+            nodes on a path to them run.
+        accumulate_grad: True for ``backward()`` (write ``.grad``), False for
+            ``grad()`` (only capture, report in ``BackwardStep.captured``).
+        record_values: put NumPy copies of ``.grad`` before/after in each step.
+        preview: run the chain rule and the hooks, but write no ``.grad`` and free no
+            saved tensor: the steps say what a real pass would write and free.
+
+    Yields:
+        BackwardStep
+
+    >>> import minigrad
+    >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    >>> steps = list(iter_backward([(x * x).sum()], [minigrad.tensor(1.0)], preview=True))
+    >>> [(step.node.name(), step.released) for step in steps]
+    [('SumBackward0', ()), ('MulBackward0', ('self', 'other')), ('torch::autograd::AccumulateGrad', ())]
+    >>> steps[-1].accumulated[0][2], x.grad
+    (array([2., 4.], dtype=float32), None)
+    """
+    if _retaining:
+        _follow_in_place_changes()
+    plan = plan_backward(roots, inputs, accumulate_grad)
+    queue = ReadyQueue(plan.dependencies)
+    write = _GradWriter(create_graph, record_values, preview)
+    for (node, output_nr), grad in zip(plan.root_edges, root_grads):
+        queue.send(node, output_nr, grad)
+    for index in itertools.count():
+        entry = queue.pop()
+        if entry is None:
+            return
+        node, grads = entry
+        yield _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph)
+
+
+def _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph):
+    """One node: its tensors' hooks, then the chain rule, then pass the gradients on."""
+    grads, accumulated, captured = _receive(node, grads, plan, write, inputs)
+    if not ((plan.runs is None or node in plan.runs) and _any_gradient(grads)):
+        if plan.runs is None or node in plan.runs:  # ran with nothing to send: still release the edges
+            queue.pass_on(node, None, None)
+        return BackwardStep(index, node, False, tuple(grads), (), tuple(accumulated), tuple(captured), (),
+                            queue.pending)
+
+    if node._pre_hooks:
+        grads = list(_run_node_hooks(node._pre_hooks, tuple(grads)))
+    wanted = plan.wanted(node)
+    if isinstance(node, AccumulateGrad):
+        accumulated.append(write(node.variable, grads[0]))  # what AccumulateGrad.backward does
+        grad_inputs = ()
+    else:
+        grad_inputs = _chain_rule(node, grads, wanted, create_graph)
+    if node._post_hooks:
+        grad_inputs = _run_node_hooks(node._post_hooks, grad_inputs, tuple(grads))
+    released = () if retain_graph else node.release(dry_run=write.preview)
+    queue.pass_on(node, grad_inputs, wanted)
+    return BackwardStep(index, node, True, tuple(grads), grad_inputs, tuple(accumulated), tuple(captured),
+                        released, queue.pending)
+
+
+def _receive(node, grads, plan, write, inputs):
+    """The gradients arriving at ``node``'s outputs: run the tensor hooks on them, then
+    ``retain_grad()`` writes and ``inputs=`` captures.
+
+    Returns:
+        (grads, accumulated, captured) for the step record.
+    """
+    accumulated, captured = [], []
+    for output_nr, grad in enumerate(grads):
+        if grad is None:
+            continue
+        hooks = node._tensor_hooks(output_nr)
+        if hooks:
+            grad = grads[output_nr] = _run_tensor_hooks(hooks, grad, plan)
+        retained = node._retained_tensor(output_nr)
+        if retained is not None:
+            accumulated.append(write(retained, grad))
+        for position in plan.captures.get((node, output_nr), ()):
+            captured.append((position, grad))
+            if plan.accumulate_grad and retained is None:
+                accumulated.append(write(inputs[position], grad))  # a non-leaf in backward(inputs=)
+    return grads, accumulated, captured
+
+
+def _any_gradient(grads):
+    """Whether any output received a gradient (checks the common first slot before the loop)."""
+    return grads[0] is not None or any(grad is not None for grad in grads)
+
+
+def _chain_rule(node, grads, wanted, create_graph):
+    """``node.backward(*grads)``, checked by ``fit_gradients``, recorded only for ``create_graph``.
+
+    ``wanted`` is None (every input's gradient is wanted) or one bool per input. With
+    ``inputs=``, a built-in node computes only the gradients on a path to them (PyTorch's
+    ``should_compute_output``); it computes none when it runs only because its output is
+    one of the ``inputs`` of ``backward`` (PyTorch runs it: its hooks fire, it frees what
+    it saved). A custom Function's backward always computes them all, as in PyTorch.
+    """
+    masked = wanted is not None and node.computes_only_wanted_gradients
+    if masked and not any(wanted):
+        return (None,) * len(node.next_functions)
+    previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
+    try:
+        with np.errstate(all="ignore"):  # nan/inf arise silently, as in PyTorch
+            grad_inputs = fit_gradients(node, node.backward(*grads))
+        if _state.anomaly_enabled and _state.anomaly_check_nan:
+            _check_nan(node, grad_inputs)
+    except Exception:
+        if _state.anomaly_enabled and node._forward_trace:
+            # As PyTorch's anomaly mode: say where the failing node was made, then fail.
+            warnings.warn(messages.ANOMALY_TRACE.format(name=node.name(), trace=node._forward_trace),
+                          UserWarning, stacklevel=6)
+        raise
+    finally:
+        _state.grad_enabled = previous_mode
+    if masked:
+        grad_inputs = tuple(grad if want else None for grad, want in zip(grad_inputs, wanted))
+    return grad_inputs
+
+
+def fit_gradients(node, grad_inputs):
+    """Make each gradient ``node.backward`` returned fit its input: same count, shape and dtype.
 
     A gradient of a broadcast input arrives with the broadcast shape; summing
     it back down to the input's shape is the adjoint of broadcasting, done
@@ -193,161 +380,41 @@ def _validate(node, grad_inputs):
     return tuple(fitted)
 
 
-def _chain_rule(node, grads, wanted, create_graph):
-    """``node.backward(*grads)``, checked by ``_validate``, recorded only for ``create_graph``.
-
-    ``wanted`` is None (every input's gradient is wanted) or one bool per input. With
-    ``inputs=``, a built-in node computes only the gradients on a path to them (PyTorch's
-    ``should_compute_output``); it computes none when it runs only because its output is
-    one of the ``inputs`` of ``backward`` (PyTorch runs it: its hooks fire, it frees what
-    it saved). A custom Function's backward always computes them all, as in PyTorch.
-    """
-    masked = wanted is not None and node.computes_only_wanted_gradients
-    if masked and not any(wanted):
-        return (None,) * len(node.next_functions)
-    previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
-    try:
-        with np.errstate(all="ignore"):  # nan/inf arise silently, as in PyTorch
-            grad_inputs = _validate(node, node.backward(*grads))
-        if _state.anomaly_enabled and _state.anomaly_check_nan:
-            _check_nan(node, grad_inputs)
-    except Exception:
-        if _state.anomaly_enabled and node._forward_trace:
-            # As PyTorch's anomaly mode: say where the failing node was made, then fail.
-            warnings.warn(messages.ANOMALY_TRACE.format(name=node.name(), trace=node._forward_trace),
-                          UserWarning, stacklevel=5)
-        raise
-    finally:
-        _state.grad_enabled = previous_mode
-    if masked:
-        grad_inputs = tuple(grad if want else None for grad, want in zip(grad_inputs, wanted))
-    return grad_inputs
-
-
 def _check_nan(node, grad_inputs):
     for index, grad in enumerate(grad_inputs):
         if grad is not None and np.isnan(grad._data).any():
             raise RuntimeError(messages.ANOMALY_NAN.format(name=node.name(), index=index))
 
 
-def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
-                  inputs=None, accumulate_grad=True, record_values=False):
-    """Run the backward pass, yielding a ``BackwardStep`` after each node.
+class _GradWriter:
+    """Every ``.grad`` write of a pass goes through here (the adding is ``graph.accumulate_grad``).
 
-    Args:
-        roots: the output tensors (each must have a ``grad_fn`` or require grad).
-        root_grads: d(loss)/d(root) for each root, already of the root's shape.
-        retain_graph: if False, each node releases its saved tensors after running.
-        create_graph: record the backward computations, for higher derivatives.
-        inputs: None, or the tensors whose gradients are wanted; then only
-            nodes on a path to them run.
-        accumulate_grad: True for ``backward()`` (write ``.grad``), False for
-            ``grad()`` (only capture, report in ``BackwardStep.captured``).
-        record_values: put NumPy copies of ``.grad`` before/after in each step.
-
-    Yields:
-        BackwardStep
+    Calling it returns the step record's ``(tensor, before, after)``. In a preview it
+    writes nothing: ``after`` is the sum ``accumulate_grad`` would store.
     """
-    if _retaining:
-        _follow_in_place_changes()
-    root_edges = [root._gradient_edge() for root in roots]
-    root_nodes = list(dict.fromkeys(node for node, _ in root_edges))
 
-    # Where gradients are taken: {(node, output_nr): [positions in inputs]}.
-    captures, capture_nodes, execute_targets = {}, None, set()
-    if inputs is not None:
-        for position, tensor in enumerate(inputs):
-            node, output_nr = tensor._gradient_edge()
-            if accumulate_grad and tensor.grad_fn is None:
-                execute_targets.add(node)  # a leaf: its AccumulateGrad runs
-                continue
-            captures.setdefault((node, output_nr), []).append(position)
-            if accumulate_grad:
-                execute_targets.add(node)  # a non-leaf for backward(): its grad_fn runs (see _chain_rule)
-        capture_nodes = {node for node, _ in captures}
+    def __init__(self, create_graph, record_values, preview):
+        self.create_graph, self.preview = create_graph, preview
+        self.record_values = record_values or preview
 
-    pending, runs = _plan(root_nodes, capture_nodes, execute_targets)
-    task = GraphTask(pending, runs, capture_nodes, accumulate_grad)
-    buffers = {}
-    ready = []
-    tiebreak = itertools.count()  # heap entries must never compare two nodes
-
-    def send(node, output_nr, grad):
-        """Deliver one incoming edge to ``node``; queue it when its last edge arrived."""
-        if grad is not None:
-            grads = buffers.get(node)
-            if grads is None:
-                grads = buffers[node] = [None] * node.num_outputs
-            grads[output_nr] = grad if grads[output_nr] is None else grads[output_nr] + grad
-        pending[node] -= 1
-        if pending[node] == 0:
-            # Newest node first, as PyTorch's engine does (AccumulateGrad's
-            # sequence number is infinite, so leaves are filled right away).
-            heapq.heappush(ready, (-node._sequence_nr, next(tiebreak), node))
-
-    for node, _ in root_edges:
-        pending[node] += 1  # an output gradient is one more edge into its node
-    for (node, output_nr), grad in zip(root_edges, root_grads):
-        send(node, output_nr, grad)
-
-    for index in itertools.count():
-        if not ready:
-            return
-        node = heapq.heappop(ready)[2]
-        grads = buffers.pop(node, None) or [None] * node.num_outputs
-        accumulated, captured = [], []
-
-        # 1. Hooks on the tensors this node produced, retain_grad, captures.
-        for output_nr, grad in enumerate(grads):
-            if grad is None:
-                continue
-            hooks = node._tensor_hooks(output_nr)
-            if hooks:
-                grad = grads[output_nr] = _run_tensor_hooks(hooks, grad, task)
-            retained = node._retained_tensor(output_nr)
-            if retained is not None:
-                accumulated.append(_accumulate(retained, grad, create_graph, record_values))
-            if captures:
-                for position in captures.get((node, output_nr), ()):
-                    captured.append((position, grad))
-                    if accumulate_grad and retained is None:
-                        accumulated.append(_accumulate(inputs[position], grad, create_graph, record_values))
-
-        runs_here = (runs is None or node in runs) and (grads[0] is not None or any(g is not None for g in grads))
-        if not runs_here:
-            if runs is None or node in runs:  # ran with nothing to send: still release the edges
-                for child, output_nr in node.next_functions:
-                    if child is not None:
-                        send(child, output_nr, None)
-            yield BackwardStep(index, node, False, tuple(grads), (), tuple(accumulated) if accumulated else (),
-                               tuple(captured) if captured else (), (), pending)
-            continue
-
-        # 2. Pre-hooks, then the chain rule itself, then post-hooks.
-        if node._pre_hooks:
-            grads = list(_run_node_hooks(node._pre_hooks, tuple(grads)))
-        wanted = None if runs is None else [child is not None and (child in runs or child in capture_nodes)
-                                            for child, _ in node.next_functions]
-        if isinstance(node, AccumulateGrad):
-            accumulated.append(_accumulate(node.variable, grads[0], create_graph, record_values))
-            grad_inputs = ()
-        else:
-            grad_inputs = _chain_rule(node, grads, wanted, create_graph)
-        if node._post_hooks:
-            grad_inputs = _run_node_hooks(node._post_hooks, grad_inputs, tuple(grads))
-
-        # 3. Free what the forward pass saved, unless asked to keep it.
-        released = () if retain_graph else node.release()
-
-        # 4. Pass each input's gradient on to the node that produced that input.
-        for index, ((child, output_nr), grad) in enumerate(zip(node.next_functions, grad_inputs)):
-            if child is not None and (wanted is None or wanted[index]):
-                send(child, output_nr, grad)
-
-        yield BackwardStep(index, node, True, tuple(grads), grad_inputs, tuple(accumulated) if accumulated else (),
-                           tuple(captured) if captured else (), released, pending)
+    def __call__(self, tensor, grad):
+        before = None
+        if self.record_values and tensor._grad is not None:
+            before = tensor._grad._data.copy()
+        if self.preview:
+            after = np.array(grad._data, dtype=tensor._data.dtype) if before is None else \
+                (before + grad._data).astype(before.dtype, copy=False)
+            return (tensor, before, after)
+        previous_mode, _state.grad_enabled = _state.grad_enabled, self.create_graph
+        try:
+            accumulate_grad(tensor, grad)
+        finally:
+            _state.grad_enabled = previous_mode
+        after = tensor._grad._data.copy() if self.record_values else None
+        return (tensor, before, after)
 
 
+# --- hooks ------------------------------------------------------------------------------------
 def _follow_in_place_changes():
     """Move each ``retain_grad()`` to its tensor's current ``grad_fn``.
 
@@ -365,9 +432,13 @@ def _follow_in_place_changes():
         node._retain_grad[tensor.output_nr] = weakref.ref(tensor)
 
 
-def _run_tensor_hooks(hooks, grad, task):
-    """Call each ``tensor.register_hook`` hook in turn; one that returns a tensor replaces ``grad``."""
-    previous, _state.graph_task = _state.graph_task, task
+def _run_tensor_hooks(hooks, grad, plan):
+    """Call each ``tensor.register_hook`` hook in turn; one that returns a tensor replaces ``grad``.
+
+    While they run, ``grad_mode._state.graph_task`` is this pass's plan, for hooks that
+    ask what the pass will run (``register_multi_grad_hook``).
+    """
+    previous, _state.graph_task = _state.graph_task, plan
     try:
         for hook in tuple(hooks):
             new = hook(grad)
@@ -375,7 +446,7 @@ def _run_tensor_hooks(hooks, grad, task):
                 _check_hook_result(hook, grad, new)
                 grad = new
     finally:
-        _state.graph_task = previous  # (None outside a pass: a task holds its graph's nodes)
+        _state.graph_task = previous  # (None outside a pass: a plan holds its graph's nodes)
     return grad
 
 
@@ -415,15 +486,40 @@ def _hook_name(hook):
     return getattr(hook, "__name__", "<unknown>")
 
 
-def _accumulate(tensor, grad, create_graph, record_values):
-    """Add ``grad`` into ``tensor.grad`` and describe it for the step record."""
-    before = None
-    if record_values and tensor._grad is not None:
-        before = tensor._grad._data.copy()
-    previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
-    try:
-        accumulate_into(tensor, grad)
-    finally:
-        _state.grad_enabled = previous_mode
-    after = tensor._grad._data.copy() if record_values else None
-    return (tensor, before, after)
+# --- checking what backward() and grad() were given -------------------------------------------
+def make_root_grads(outputs, grads, is_grads_batched=False):
+    """One gradient per output: given ones checked for shape, implicit ones for scalars.
+
+    With ``is_grads_batched``, each given gradient holds a batch of them along its first dimension.
+
+    >>> import minigrad
+    >>> make_root_grads([minigrad.tensor(2.0, requires_grad=True) * 3], [None])
+    [tensor(1.)]
+    """
+    new_grads = []
+    for index, (out, grad) in enumerate(zip(outputs, grads)):
+        if grad is None:
+            if out.requires_grad and out.numel() != 1:
+                raise RuntimeError(messages.IMPLICIT_GRAD_NOT_SCALAR)
+            new_grads.append(ones_like(out) if out.requires_grad else None)
+            continue
+        if not isinstance(grad, Tensor):
+            raise TypeError(messages.GRADIENT_NOT_TENSOR.format(type=type(grad).__name__))
+        if is_grads_batched:
+            if grad.shape[1:] != out.shape:
+                raise RuntimeError(messages.BATCHED_GRAD_SHAPE_MISMATCH.format(
+                    index=index, grad_shape=messages.format_size(grad.shape[1:]),
+                    output_shape=messages.format_size(out.shape)))
+        elif grad.shape != out.shape:
+            raise RuntimeError(messages.SHAPE_MISMATCH.format(
+                index=index, grad_shape=messages.format_size(grad.shape),
+                output_shape=messages.format_size(out.shape)))
+        new_grads.append(grad if grad.dtype == out.dtype else grad.to(out.dtype))
+    return new_grads
+
+
+def check_roots(outputs):
+    """PyTorch's error for an output no backward can start from (it needs no gradient)."""
+    for index, out in enumerate(outputs):
+        if not out.requires_grad or (out.grad_fn is None and out._no_grad_view):
+            raise RuntimeError(messages.NO_GRAD_FN.format(index=index))

@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 
 from . import devices, dtypes, messages
-from .function import AccumulateGrad, RemovableHandle
+from .graph import AccumulateGrad, RemovableHandle
 from .grad_mode import _state
 from .size import shape_of
 

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 import minigrad
-from minigrad.function import AccumulateGrad
+from minigrad.autograd.graph import AccumulateGrad, walk
 
 from .recording import scope_of
 from .torch_graph import TorchView, is_torch_module, is_torch_tensor
@@ -233,7 +233,7 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
     keep_alive = []  # objects whose id() is a key must outlive the walk
     # draw(loss, x.grad): nodes reachable from the first root are the forward
     # graph; nodes only the later roots reach were recorded by the backward pass.
-    forward_graph = _reachable(roots[0].grad_fn) if len(roots) > 1 and roots[0].grad_fn is not None else None
+    forward_graph = set(walk(roots[0].grad_fn)) if len(roots) > 1 and roots[0].grad_fn is not None else None
     ran, reached = (run.ran, run.reached) if run is not None else (None, None)
 
     # Roots: the output tensors themselves.
@@ -307,7 +307,7 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
             connect(parent_id, node.id, slot)
             continue
         node = add(fn, kind="op", label=fn.name(), scope=scope_name, name=names.get(_key(fn)))
-        node.detail["sequence_nr"] = fn._sequence_nr
+        node.detail["sequence_nr"] = fn.sequence_nr
         if forward_graph is not None and fn not in forward_graph:
             node.state = "derivative"  # made by the recorded backward itself: never one of its steps
         elif run is not None:
@@ -367,25 +367,6 @@ def _leaf_node(fn, add, names, values, grads, run):
     return node
 
 
-def _was_saved(fn, name):
-    """Whether the node kept ``name`` at all: ``Node.saved_for`` keeps a tensor only
-    if a gradient that uses it was wanted (the rule ``Node._connect`` applies)."""
-    needed_by = (getattr(fn, "saved_for", None) or {}).get(name)
-    return needed_by is None or any(fn.needs_input_grad[i] for i in needed_by)
-
-
-def _reachable(start):
-    """Every node reachable from ``start`` (an explicit stack: graphs can be deep)."""
-    seen, stack = set(), [start]
-    while stack:
-        fn = stack.pop()
-        if fn is None or fn in seen:
-            continue
-        seen.add(fn)
-        stack.extend(child for child, _ in fn.next_functions)
-    return seen
-
-
 def _add_recorded_grads(run, roots, nodes, edges, ids):
     """Gradients a recorded backward sent: on each ``grad`` edge, and on each op it ran.
 
@@ -442,7 +423,7 @@ def _add_saved(fn, op_node, nodes, edges, names, values):
         _add_saved_torch(fn, op_node, nodes, edges, names, values)
         return
     for saved_name in list(fn.saved_tensor_names) + list(getattr(fn, "saved_arrays", ())):
-        if not _was_saved(fn, saved_name):
+        if saved_name in fn.saved_tensor_names and saved_name not in fn.kept_tensor_names:
             continue  # not needed for the wanted gradients, so never kept
         entry = (fn._saved or {}).get(saved_name)
         label = f"_saved_{saved_name}"

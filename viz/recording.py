@@ -22,7 +22,7 @@ import contextlib
 from types import SimpleNamespace
 
 from minigrad.autograd import graph as autograd_graph
-from minigrad.function import _sequence
+from minigrad.autograd.graph import next_sequence_nr
 
 
 class Recording:
@@ -125,7 +125,7 @@ class Scope:
         self.first = self.last = None
 
     def __contains__(self, node):
-        nr = node._sequence_nr
+        nr = node.sequence_nr
         return self.first is not None and self.first <= nr < self.last
 
 
@@ -140,18 +140,12 @@ def scope(name):
         name: the label the group gets in pictures, e.g. ``"layer1"``.
     """
     s = Scope(name)
-    s.first = _peek_sequence()
+    s.first = next_sequence_nr()
     try:
         yield s
     finally:
-        s.last = _peek_sequence()
+        s.last = next_sequence_nr()
         _scopes.append(s)
-
-
-def _peek_sequence():
-    # The next creation number, without using one up for a node: itertools.count
-    # has no peek, so take one and note that numbers only need to be increasing.
-    return next(_sequence)
 
 
 def scope_of(node):

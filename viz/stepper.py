@@ -14,13 +14,11 @@ The cost grows with the graph, not with graph x steps: a graph over
 (``viz.layout``: a frame only changes classes and texts of that one SVG), and
 frames are built when looked at.
 
-Your tensors are not changed. The stepper asks the engine to
-
-* keep the saved tensors (``retain_graph=True``): what a ``retain_graph=False``
-  backward *would* free is only shown, so ``loss.backward()`` still works after;
-* capture the gradients instead of writing ``.grad`` (``accumulate_grad=False``,
-  with every leaf as one of the ``inputs``): "after" is computed as
-  "before + captured", the sum ``backward()`` would store.
+Your tensors are not changed: the stepper runs the engine in its *preview*
+mode (``iter_backward(..., preview=True)``), the same loop ``backward()`` runs,
+which writes no ``.grad`` and frees no saved tensor, and only reports what it
+would write ("before" and "after" of each ``.grad``) and free. So
+``loss.backward()`` still works after.
 
 NB: hooks you registered (``tensor.register_hook``, node hooks) run, as in a
 real backward; ``register_post_accumulate_grad_hook`` hooks do not, because
@@ -57,16 +55,13 @@ import itertools
 import json
 import re
 import sys
-from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
 
 import minigrad
 from minigrad import messages
-from minigrad.autograd import _check_roots, _make_grads
-from minigrad.engine import iter_backward
-from minigrad.function import AccumulateGrad
-from minigrad.tensor import _retaining  # NB: private; the engine has no "write no .grad at all" switch
+from minigrad.autograd.graph import AccumulateGrad, iter_backward, walk
+from minigrad.engine import check_roots, make_root_grads
 
 from .graph import GraphData, format_array, format_grads, names_from_frame, names_of, trace
 from .torch_graph import is_torch_tensor
@@ -175,12 +170,10 @@ class Stepper:
         self._names = found
         self.retain_graph = retain_graph
         self.timeout = timeout
-        self._root_grads = _make_grads([root], [gradient])
-        _check_roots([root])
-        self._inputs = _inputs_of(root, inputs)
-        self.steps, first_pending, self._pending_changes, retained = _run_engine(
-            root, self._root_grads, self._inputs)
-        self._first_pending = first_pending
+        self._root_grads = make_root_grads([root], [gradient])
+        check_roots([root])
+        self.steps, self._first_pending, self._pending_changes = _run_engine(
+            root, self._root_grads, retain_graph, _checked_inputs(inputs))
 
         # The picture every frame starts from, collapsed past max_nodes like viz.draw's.
         self._base = trace(root, names=found, values=values, grads=True, saved=True, max_nodes=max_nodes,
@@ -190,7 +183,8 @@ class Stepper:
         self._step_of = {step.node: k for k, step in enumerate(self.steps)}
         self._label = {fn: self._describe(fn) for fn in self._ids}
 
-        self.accumulations = [self._accumulations(step, retained) for step in self.steps]
+        self.accumulations = [[Accumulation(tensor, self._tensor_label(tensor), before, after)
+                               for tensor, before, after in step.accumulated] for step in self.steps]
         self._freed_at = self._freeing()  # [(frame, node, names)], frames increasing
         self._freed_frames = [frame for frame, _, _ in self._freed_at]
         frames = len(self.steps) + 1
@@ -224,18 +218,6 @@ class Stepper:
             text += f" [step {self._step_of[fn] + 1}]"
         return text
 
-    def _accumulations(self, step, retained):
-        """The ``.grad`` writes ``backward()`` would make at ``step``."""
-        records = []
-        inputs = self._inputs
-        for position, grad in step.captured:
-            records.append(_accumulation(inputs[position], self._tensor_label(inputs[position]), grad))
-        for output_nr, grad in enumerate(step.grad_outputs):
-            tensor = retained.get((step.node, output_nr))
-            if tensor is not None and grad is not None and not any(r.tensor is tensor for r in records):
-                records.append(_accumulation(tensor, self._tensor_label(tensor), grad))
-        return records
-
     def _tensor_label(self, tensor):
         """A tensor's name: its variable's, else what made it (``leaf``, ``MulBackward0's output``)."""
         if id(tensor) in self._names:
@@ -246,14 +228,7 @@ class Stepper:
 
     def _freeing(self):
         """``[(frame, node, names)]``: what a ``retain_graph=False`` backward frees, and when."""
-        if self.retain_graph:
-            return []
-        found = []
-        for k, step in enumerate(self.steps, start=1):
-            names = _would_release(step.node) if step.executed else ()
-            if names:
-                found.append((k, step.node, names))
-        return found
+        return [(k, step.node, step.released) for k, step in enumerate(self.steps, start=1) if step.released]
 
     def _freed_count(self, k):
         """How many nodes a ``retain_graph=False`` backward has freed by frame ``k``."""
@@ -298,7 +273,7 @@ class Stepper:
         record = self.steps[step]
         box = dataclasses.replace(box, label=f"{box.label}\nstep {step + 1}", grad=NOT_YET if grads else None)
         arrived = format_grads(record.grad_outputs) if grads else None
-        after = "pruned" if record.captured and not record.executed else "done"  # reached for inputs= only
+        after = "pruned" if _sends_nothing_on(record) else "done"  # reached for inputs= only
         timeline = [(0, dataclasses.replace(box, state="waiting")),
                     (step + 1, dataclasses.replace(box, state="running", grad=arrived))]
         if step + 2 <= len(self.steps):
@@ -438,8 +413,8 @@ class Stepper:
             lines.extend(f"  [{i}] {_format(g)}" for i, g in enumerate(step.grad_outputs))
         if isinstance(step.node, AccumulateGrad):
             return lines
-        if not step.executed and step.captured:
-            lines.append("not run: its gradient is taken here for inputs=, nothing below is wanted")
+        if _sends_nothing_on(step):
+            lines.append("its gradient is taken here for inputs=; nothing below is wanted, so it sends nothing on")
             return lines
         if not step.executed:
             lines.append("not run: no gradient arrived, so there is nothing to compute or send on")
@@ -652,12 +627,10 @@ def _at(timeline, k):
     return found
 
 
-def _inputs_of(root, inputs):
-    """The tensors whose gradients the stepper captures: ``inputs``, or every leaf."""
+def _checked_inputs(inputs):
+    """``inputs`` as ``backward(inputs=...)`` takes them (None: every leaf), with its errors."""
     if inputs is None:
-        if root.grad_fn is None:
-            return [root]  # backward from a leaf: its own gradient is all there is
-        return [fn.variable for fn in _walk(root) if isinstance(fn, AccumulateGrad)]
+        return None
     inputs = [inputs] if isinstance(inputs, minigrad.Tensor) else list(inputs)
     if not inputs:
         raise RuntimeError(messages.EMPTY_INPUTS)
@@ -667,93 +640,41 @@ def _inputs_of(root, inputs):
     return list(unique.values())
 
 
-def _run_engine(root, root_grads, inputs):
-    """Run the engine's own generator over ``root``'s graph, changing none of its tensors.
-
-    ``retain_graph=True`` keeps the saved tensors; ``accumulate_grad=False``
-    with ``inputs`` captures gradients instead of writing ``.grad``. The
-    engine writes a ``retain_grad()`` tensor's ``.grad`` regardless, so those
-    marks are lifted while it runs and put back after (on the nodes, and in the
-    list the engine uses to move a mark after an in-place op).
+def _run_engine(root, root_grads, retain_graph, inputs):
+    """Run the engine's own loop over ``root``'s graph in preview: nothing is written or freed.
 
     Returns:
-        (steps, first, changes, retained): the steps; the dependency counts
-        before any node ran; per step, the counts it changed (only the nodes
-        it sends to: copying every count at every step would cost graph x
-        steps); ``{(node, output_nr): tensor}`` of the ``retain_grad()`` tensors.
+        (steps, first, changes): the steps; the dependency counts before any node
+        ran; per step, the counts it changed (only the nodes it sends to: copying
+        every count at every step would cost graph x steps).
     """
-    retained, hidden = {}, []
-    for fn in _walk(root):
-        if fn._retain_grad:
-            hidden.append((fn, fn._retain_grad))
-            for output_nr, ref in fn._retain_grad.items():
-                if ref() is not None:
-                    retained[(fn, output_nr)] = ref()
-    followed = {key: tensor for key, tensor in list(_retaining.items())
-                if any(tensor is t for t in retained.values())}
     steps, changes, first = [], [], None
-    try:
-        for fn, _ in hidden:
-            fn._retain_grad = None
-        for key in followed:
-            del _retaining[key]
-        for step in iter_backward([root], root_grads, retain_graph=True, inputs=inputs, accumulate_grad=False):
-            if first is None:
-                first = dict(step.pending)  # the engine's dict is live: keep this moment's counts
-            steps.append(step)
-            # A step changes only the counts of the nodes it sends to.
-            changes.append({child: step.pending[child] for child, _ in step.node.next_functions
-                            if child in step.pending})
-    finally:
-        for fn, marks in hidden:
-            fn._retain_grad = marks
-        _retaining.update(followed)
+    for step in iter_backward([root], root_grads, retain_graph=retain_graph, inputs=inputs, preview=True):
+        if first is None:
+            first = dict(step.pending)  # the engine's dict is live: keep this moment's counts
+        steps.append(step)
+        # A step changes only the counts of the nodes it sends to.
+        changes.append({child: step.pending[child] for child, _ in step.node.next_functions
+                        if child in step.pending})
     # Counts before the first node ran: add back the edges it sent. It sends
     # on exactly the edges into nodes the engine counts, the keys of pending.
     for child, _ in steps[0].node.next_functions:
         if child in first:
             first[child] += 1
-    return steps, first, changes, retained
+    return steps, first, changes
 
 
-def _walk(root):
-    """The graph's nodes in ``viz.graph.trace``'s order: breadth first, ``next_functions`` order."""
-    order, seen = [], set()
-    queue = deque([root.grad_fn] if root.grad_fn is not None else [])
-    while queue:
-        fn = queue.popleft()
-        if fn in seen:
-            continue
-        seen.add(fn)
-        order.append(fn)
-        if not isinstance(fn, AccumulateGrad):
-            queue.extend(child for child, _ in fn.next_functions if child is not None)
-    return order
+def _sends_nothing_on(step):
+    """A node reached only so an ``inputs=`` gradient is taken at it: nothing below it is wanted."""
+    return bool(step.captured) and not any(grad is not None for grad in step.grad_inputs)
 
 
 def _viz_ids(root, data):
     """``{engine node: VizNode id}`` for the picture ``trace(root)`` drew (many nodes may share a box)."""
-    ids = {fn: data.ids[id(fn)] for fn in _walk(root) if id(fn) in data.ids}
+    ids = {fn: data.ids[id(fn)] for fn in walk(root.grad_fn) if id(fn) in data.ids}
     if root.grad_fn is None:
         ids[root._gradient_edge()[0]] = data.nodes[0].id  # a leaf root: its box is the output's
     return ids
-
-
-def _would_release(node):
-    """The saved names ``node.release()`` would free (without freeing them)."""
-    if node.released:
-        return ()
-    arrays = tuple(name for name in node.saved_arrays if name in node.__dict__)
-    return tuple(node._saved or ()) + arrays
-
-
-def _accumulation(tensor, label, grad):
-    before = None if tensor._grad is None else tensor._grad._data.copy()
-    if before is None:
-        after = grad._data.copy()
-    else:
-        after = (before + grad._data).astype(before.dtype, copy=False)
-    return Accumulation(tensor, label, before, after)
 
 
 def _format(grad):

@@ -5,7 +5,7 @@ tensor: ``trace`` walks PyTorch's own graph through these small adapters,
 which read PyTorch's public autograd surface:
 
 * ``grad_fn.name()`` and ``next_functions`` (leaves are ``AccumulateGrad``
-  nodes with ``.variable``); ``_sequence_nr()`` for the walk's numbering;
+  nodes with ``.variable``); ``sequence_nr`` for the walk's numbering;
 * saved tensors as ``_saved_<name>``: a tensor, a number, or None when the
   node did not need to keep it (PyTorch saves an input only if a gradient
   that uses it is wanted, as minigrad does). Reading one after a
@@ -125,7 +125,7 @@ class TorchNode:
         return self.wrapped.name()
 
     @property
-    def _sequence_nr(self):
+    def sequence_nr(self):
         return self.wrapped._sequence_nr()
 
     @property

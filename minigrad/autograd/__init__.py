@@ -1,7 +1,7 @@
 """PyTorch's ``torch.autograd``: ``backward``, ``grad`` and friends.
 
 Both functions check their arguments the way PyTorch does, build the gradient
-of each output (``_make_grads``), and hand the work to the engine's
+of each output (``engine.make_root_grads``), and hand the work to the engine's
 ``iter_backward``. ``backward`` accumulates into ``.grad``; ``grad`` returns
 the gradients and touches no ``.grad``.
 """
@@ -9,8 +9,8 @@ the gradients and touches no ``.grad``.
 import warnings
 
 from .. import messages
-from ..creation import ones_like, zeros_like
-from ..engine import iter_backward
+from ..creation import zeros_like
+from ..engine import check_roots, iter_backward, make_root_grads
 from ..ops import stack
 from ..grad_mode import detect_anomaly, enable_grad, is_anomaly_enabled, no_grad, set_detect_anomaly, set_grad_enabled
 from ..tensor import Tensor
@@ -33,39 +33,6 @@ def _as_tuple(x):
     if isinstance(x, (Tensor, graph.GradientEdge)):
         return (x,)
     return tuple(x)
-
-
-def _make_grads(outputs, grads, is_grads_batched=False):
-    """One gradient per output: given ones checked for shape, implicit ones for scalars.
-
-    With ``is_grads_batched``, each given gradient holds a batch of them along its first dimension.
-    """
-    new_grads = []
-    for index, (out, grad) in enumerate(zip(outputs, grads)):
-        if grad is None:
-            if out.requires_grad and out.numel() != 1:
-                raise RuntimeError(messages.IMPLICIT_GRAD_NOT_SCALAR)
-            new_grads.append(ones_like(out) if out.requires_grad else None)
-            continue
-        if not isinstance(grad, Tensor):
-            raise TypeError(messages.GRADIENT_NOT_TENSOR.format(type=type(grad).__name__))
-        if is_grads_batched:
-            if grad.shape[1:] != out.shape:
-                raise RuntimeError(messages.BATCHED_GRAD_SHAPE_MISMATCH.format(
-                    index=index, grad_shape=messages.format_size(grad.shape[1:]),
-                    output_shape=messages.format_size(out.shape)))
-        elif grad.shape != out.shape:
-            raise RuntimeError(messages.SHAPE_MISMATCH.format(
-                index=index, grad_shape=messages.format_size(grad.shape),
-                output_shape=messages.format_size(out.shape)))
-        new_grads.append(grad if grad.dtype == out.dtype else grad.to(out.dtype))
-    return new_grads
-
-
-def _check_roots(outputs):
-    for index, out in enumerate(outputs):
-        if not out.requires_grad or (out.grad_fn is None and out._no_grad_view):
-            raise RuntimeError(messages.NO_GRAD_FN.format(index=index))
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
@@ -112,11 +79,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
                 t.retain_grad()
     outputs = _as_tuple(tensors)
     grads = _as_tuple(grad_tensors) or (None,) * len(outputs)
-    checked = _make_grads(outputs, grads)
+    checked = make_root_grads(outputs, grads)
     if len(grads) != len(outputs):
         raise RuntimeError(messages.GRAD_COUNT_MISMATCH.format(tensors=len(outputs), grads=len(grads)))
     grads = checked
-    _check_roots(outputs)
+    check_roots(outputs)
     if create_graph:
         warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=2)
     steps = iter_backward(outputs, grads, retain_graph, create_graph, inputs=inputs,
@@ -163,11 +130,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if any(isinstance(t, Tensor) and not t.requires_grad for t in inputs):  # (or a graph.GradientEdge)
         raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
-    checked = _make_grads(outputs, grads, is_grads_batched)
+    checked = make_root_grads(outputs, grads, is_grads_batched)
     if len(grads) != len(outputs):
         raise RuntimeError(messages.GRAD_COUNT_MISMATCH.format(tensors=len(outputs), grads=len(grads)))
     grads = checked
-    _check_roots(outputs)
+    check_roots(outputs)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize_grads)
     results = [None] * len(inputs)

@@ -33,7 +33,7 @@ import functools
 import warnings
 
 from .. import messages
-from ..function import Node, SavedTensor, _sequence, forward_trace
+from ..graph import Node, SavedTensor, _sequence, forward_trace
 from ..grad_mode import _state, copy_for_replay, no_grad
 from ..tensor import Tensor
 
@@ -96,9 +96,11 @@ class BackwardCFunction(Node, FunctionCtx):
             return tuple(self._to_save)
         return tuple(None if s is None else s.unpack(self) for s in self._saved_list)
 
-    def release(self):
+    def release(self, dry_run=False):
         if self._released or not self._saved_list:
             return ()
+        if dry_run:
+            return ("saved_tensors",)
         self._saved_list = None
         self._to_save = ()
         self._released = True

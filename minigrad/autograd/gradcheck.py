@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from ..function import Node
+from ..graph import Node
 from ..tensor import Tensor
 
 __all__ = ["GradcheckError", "gradcheck", "gradgradcheck"]

@@ -1,9 +1,16 @@
-"""The graph as a public object: its nodes, the engine's steps, and observers.
+"""PyTorch's ``torch.autograd.graph``: the graph's public names, the engine's steps, and observers.
+
+The graph itself (``Node``, ``AccumulateGrad``, ``SavedTensor``, ``GradientEdge``,
+``walk``, ``parents``) lives in ``minigrad/graph.py``, the engine's loop and plan
+(``iter_backward``, ``plan_backward``, ``execution_order``) in ``minigrad/engine.py``;
+both are re-exported here, where PyTorch keeps its graph tools.
 
 ``viz`` (and anyone curious) uses this module to watch a backward pass:
 
 * ``iter_backward(...)`` runs a backward pass one node at a time and yields a
-  ``BackwardStep`` after each (see ``minigrad.engine``);
+  ``BackwardStep`` after each (see ``minigrad.engine``); with ``preview=True`` it
+  writes no ``.grad`` and frees nothing, and only says what it would;
+* ``execution_order(roots)``: the nodes a ``backward()`` runs, in its order;
 * ``observe(callback)`` calls ``callback(step)`` for every step of every
   ``backward()`` / ``grad()`` run inside the ``with`` block, with ``.grad``
   values recorded before and after each accumulation;
@@ -25,15 +32,16 @@ kept), ``register_multi_grad_hook`` (one hook for several tensors),
 """
 
 import contextlib
-import typing
 import weakref
 
 from .. import messages
-from ..engine import BackwardStep, iter_backward
-from ..function import AccumulateGrad, Node, RemovableHandle, SavedTensor
+from ..engine import BackwardStep, execution_order, iter_backward, plan_backward
+from ..graph import (AccumulateGrad, GradientEdge, Node, RemovableHandle, SavedTensor, next_sequence_nr,
+                     nodes_on_a_path, parents, walk)
 from ..grad_mode import _state, is_recording_forward_inputs, record_forward_inputs
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "BackwardStep", "iter_backward", "observe",
+           "walk", "parents", "nodes_on_a_path", "plan_backward", "execution_order", "next_sequence_nr",
            "record_forward_inputs", "is_recording_forward_inputs", "saved_tensors_hooks", "save_on_cpu",
            "disable_saved_tensors_hooks", "register_multi_grad_hook", "GradientEdge", "get_gradient_edge"]
 
@@ -150,7 +158,7 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
     if mode not in modes:
         raise ValueError(messages.MULTI_GRAD_HOOK_MODE.format(modes=modes, mode=mode))
     tensors = tuple(tensors)
-    per_pass = weakref.WeakKeyDictionary()  # GraphTask -> what this pass has seen so far
+    per_pass = weakref.WeakKeyDictionary()  # a pass's engine Plan -> what this pass has seen so far
     if mode == "any":
         def first_only(grad):
             if _state.graph_task not in per_pass:
@@ -175,19 +183,6 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
         return hook
 
     return _MultiHandle([t.register_hook(watch(position)) for position, t in enumerate(tensors)])
-
-
-class GradientEdge(typing.NamedTuple):
-    """Where a tensor's gradient enters the graph: ``(node, output_nr)``.
-
-    ``autograd.grad`` accepts one in ``inputs`` in place of the tensor.
-    """
-
-    node: Node
-    output_nr: int
-
-    def _gradient_edge(self):
-        return (self.node, self.output_nr)
 
 
 def get_gradient_edge(tensor):

@@ -17,8 +17,8 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 
 from .. import dtypes, messages
-from ..function import RemovableHandle
-from ..function import Node
+from ..graph import RemovableHandle
+from ..graph import Node
 from ..grad_mode import is_grad_enabled, no_grad
 from ..tensor import Tensor
 from .parameter import Parameter

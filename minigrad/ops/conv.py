@@ -9,7 +9,7 @@ can be differentiated again.
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from ..function import Node
+from ..graph import Node
 from ..tensor import Tensor
 from .nn import EmbeddingDenseBackward
 

@@ -9,7 +9,7 @@ import builtins
 import numpy as np
 
 from .. import devices, dtypes
-from ..function import Node
+from ..graph import Node
 from ..tensor import Tensor
 
 

@@ -3,13 +3,13 @@
 Each class states its forward formula and its vector-Jacobian product (VJP):
 given ``grad`` = d(loss)/d(z), the gradient for each input. Inputs that were
 broadcast get a gradient of the broadcast shape; the engine sums it back
-down (see ``engine._validate``), so the formulas here stay the textbook ones.
+down (see ``engine.fit_gradients``), so the formulas here stay the textbook ones.
 """
 
 import numpy as np
 
 from .. import dtypes, messages
-from ..function import Node
+from ..graph import Node
 from ..tensor import Tensor
 from .operands import as_tensor, broadcast_error, check_operand, is_operand, normalize_dim, promote
 

@@ -12,7 +12,7 @@ changes too, so both get new history (view_inplace.py: ``CopySlices``).
 import numpy as np
 
 from .. import dtypes, messages
-from ..function import Node, SavedTensor
+from ..graph import Node, SavedTensor
 from ..grad_mode import _state, copy_for_replay
 from ..tensor import Tensor
 from . import elementwise, shape, view_inplace

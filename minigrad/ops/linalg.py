@@ -8,7 +8,7 @@ NumPy and PyTorch do, and extra leading dims are batch dims that broadcast.
 import numpy as np
 
 from .. import messages
-from ..function import Node
+from ..graph import Node
 from ..dtypes import CPP_TYPE_NAMES, SCALAR_TYPE_NAMES
 from .operands import as_tensor
 from .shape import _squeeze_, _unsafe_view, broadcast_shapes

@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import messages
-from ..function import Node
+from ..graph import Node
 from ..tensor import Tensor
 from .elementwise import where
 from .linalg import Addmm

@@ -8,7 +8,7 @@ how much it contributed.
 import numpy as np
 
 from .. import dtypes
-from ..function import Node
+from ..graph import Node
 from ..tensor import Tensor
 from .operands import apply_with_outputs, int_argument, normalize_dim, numpy_names, values_indices
 

@@ -9,7 +9,7 @@ longer matter. This is how ``nn.init`` initialises weights and ``dropout`` draws
 import numpy as np
 
 from .. import dtypes, messages, random
-from ..function import Node
+from ..graph import Node
 from ..tensor import Tensor
 from .inplace import _check_allowed, _write
 

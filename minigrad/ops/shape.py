@@ -9,7 +9,7 @@ Their backward rearranges the gradient the opposite way.
 import numpy as np
 
 from .. import dtypes, messages
-from ..function import Node
+from ..graph import Node
 from ..grad_mode import _state
 from ..tensor import Tensor
 from .elementwise import clone

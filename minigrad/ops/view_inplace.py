@@ -18,7 +18,7 @@ layout, so every kind of view (slices, steps, transposes, views of views) works 
 
 import numpy as np
 
-from ..function import Node, _sequence
+from ..graph import Node, _sequence
 from . import shape
 
 
@@ -92,19 +92,19 @@ class CopySlices(Node):
         return out
 
     def backward(self, grad):
-        from ..engine import _validate
+        from ..engine import fit_gradients
 
         base_shape = self._input_meta[0][0]
         flat = grad.reshape(-1)
-        inside = _validate(self.fn, self.fn.backward(flat[self.positions]))
+        inside = fit_gradients(self.fn, self.fn.backward(flat[self.positions]))
         # Outside the view the base kept its old values, so its gradient passes through; inside,
         # the old values went through the op, so they get what the op's backward gives them.
         replaced = inside[0] if inside[0] is not None else flat[self.positions] * 0
         base_grad = _scatter(flat, replaced, self.positions).reshape(base_shape)
         return (base_grad,) + tuple(inside[1:])
 
-    def release(self):
-        return self.fn.release()
+    def release(self, dry_run=False):
+        return self.fn.release(dry_run)
 
     @property
     def released(self):

@@ -13,7 +13,7 @@ import classroom
 import minigrad
 from minigrad.autograd import Function
 from minigrad.autograd.graph import is_recording_forward_inputs, record_forward_inputs
-from minigrad.function import AccumulateGrad
+from minigrad.autograd.graph import AccumulateGrad
 
 
 # --- student Functions, right and wrong ----------------------------------------------------
@@ -366,7 +366,7 @@ def test_input_index_counts_the_arguments_of_forward():
 
 
 def test_a_students_own_node_subclass_is_checked_too():
-    from minigrad.function import Node
+    from minigrad.autograd.graph import Node
 
     class Mul3(Node):
         """z = x * y        (the student's grad_y has the wrong factor)"""

@@ -19,7 +19,7 @@ import viz.render
 import viz.stepper
 from minigrad import messages
 from minigrad.engine import iter_backward
-from minigrad.function import AccumulateGrad
+from minigrad.autograd.graph import AccumulateGrad
 from viz.graph import format_array
 from viz.stepper import Stepper
 
@@ -264,14 +264,22 @@ def test_a_non_leaf_input_gets_what_backward_inputs_stores_without_retain_grad()
     loss = (h * h).sum()
     stepper = Stepper(loss, inputs=[h])
     assert not h.retains_grad and h._grad is None and x._grad is None
-    # The gradient stops at h: x's AccumulateGrad and ExpBackward0 are never run.
+    # The gradient stops at h: x's AccumulateGrad is never run; ExpBackward0 runs (as PyTorch
+    # runs it: its hooks fire, it frees what it saved) but sends nothing on.
     assert [s.node.name() for s in stepper.steps] == ["SumBackward0", "MulBackward0", "ExpBackward0"]
     (record,) = stepper.accumulations[-1]
     assert record.tensor is h and record.label == "h"
-    assert "not run: its gradient is taken here for inputs=" in stepper.texts[-1]
+    assert "its gradient is taken here for inputs=; nothing below is wanted" in stepper.texts[-1]
+    assert stepper.steps[-1].grad_inputs == (None,)
+    shown_freed = dict(stepper.freed[-1])
+    assert h.grad_fn._saved_result is not None  # only shown as freed
     loss.backward(inputs=[h])
     np.testing.assert_array_equal(record.after, h.grad._data)  # 2h, by hand
     np.testing.assert_allclose(record.after, 2 * np.exp([1.0, -2.0]))
+    # What the real backward freed is what the stepper showed as freed.
+    assert shown_freed[h.grad_fn] == ("result",)
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        h.grad_fn._saved_result
 
 
 def test_a_leaf_as_root_is_one_step():

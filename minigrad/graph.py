@@ -1,4 +1,16 @@
-"""The graph's nodes: what a forward op leaves behind for backward.
+"""The graph: its nodes, its edges, what they save, and where gradients end up.
+
+This is the one home of the backward graph; the engine (``engine.py``) runs it,
+``viz`` draws it and ``classroom`` checks it, all through what is defined here:
+
+* ``Node``: what a forward op leaves behind for backward (below);
+* an *edge* is a ``(node, output_nr)`` pair: "the gradient of output ``output_nr``
+  of ``node``". ``next_functions`` holds one per input, and ``GradientEdge`` is the
+  same pair with names (PyTorch's ``torch.autograd.graph.GradientEdge``);
+* ``SavedTensor``: a tensor kept for backward, with its version;
+* ``AccumulateGrad`` and ``accumulate_grad``: the sink of a leaf, and the one
+  function that adds into any ``.grad``;
+* ``walk`` and ``parents``: the graph below a node, without recursion.
 
 Every differentiable op is a subclass of ``Node`` with two methods:
 
@@ -13,16 +25,19 @@ at the nodes that produced the inputs (or at an ``AccumulateGrad`` for a leaf)
 and the tensors named in ``saves`` are kept for backward until the engine
 releases them.
 
-This module is PyTorch's ``torch.autograd.graph.Node``; the user-facing
-``minigrad.autograd.Function`` (with ``ctx``) lives in ``autograd/function.py``
-and builds nodes of this kind.
+PyTorch's public names for these (``torch.autograd.graph.Node``,
+``GradientEdge`` ...) are re-exported by ``minigrad.autograd.graph``; the
+user-facing ``minigrad.autograd.Function`` (with ``ctx``) lives in
+``autograd/function.py`` and builds nodes of this kind.
 """
 
 import itertools
 import math
 import os
 import traceback
+import typing
 import weakref
+from collections import deque
 
 import numpy as np
 
@@ -35,6 +50,14 @@ from . import tensor as _tensor  # noqa: E402
 # Creation order of nodes: the engine runs the newest ready node first (as
 # PyTorch does), and viz numbers nodes by it so pictures are stable.
 _sequence = itertools.count()
+
+
+def next_sequence_nr():
+    """The number the next node made will not get below: nodes made from now on have larger ones.
+
+    ``viz.scope`` reads it before and after a block to know which nodes the block made.
+    """
+    return next(_sequence)
 
 
 class RemovableHandle:
@@ -162,6 +185,11 @@ def _forward_quietly(node, arrays, params):
     return node.forward(*arrays, **params)
 
 
+def _is_needed(needed_by, needs_input_grad):
+    """The ``saved_for`` rule: a tensor is kept if no positions are named, or one of them needs a gradient."""
+    return needed_by is None or any([needs_input_grad[i] for i in needed_by])
+
+
 class Node:
     """A node of the backward graph (PyTorch's ``torch.autograd.graph.Node``).
 
@@ -263,7 +291,7 @@ class Node:
         if self._save_plan:
             saved = self._saved = {}
             for name, position, needed_by in self._save_plan:
-                if needed_by is not None and not any([needs[i] for i in needed_by]):
+                if not _is_needed(needed_by, needs):
                     continue  # as PyTorch: kept only if a gradient that uses it is wanted
                 if position is None:
                     saved[name] = SavedTensor(result, is_output=True)
@@ -307,18 +335,21 @@ class Node:
                 return self.__dict__[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attribute}'")
 
-    def release(self):
+    def release(self, dry_run=False):
         """Drop the saved tensors (what ``retain_graph=False`` does after this node ran).
+
+        Args:
+            dry_run: only say what would be dropped (the engine's preview).
 
         Returns:
             tuple of the names released (empty if nothing was saved or already released).
         """
-        if self._released or (self._saved is None and not self.saved_arrays):
-            return ()  # nothing kept: PyTorch lets such a node run again
+        if self._released:
+            return ()
         arrays = tuple(name for name in self.saved_arrays if name in self.__dict__)
         names = tuple(self._saved or ()) + arrays
-        if not names:
-            return ()  # nothing kept: PyTorch lets such a node run again
+        if not names or dry_run:
+            return names  # (nothing kept: PyTorch lets such a node run again)
         self._saved = None
         for name in arrays:
             del self.__dict__[name]
@@ -340,6 +371,21 @@ class Node:
     def saved_tensor_names(self):
         """The names this node saves (``("self", "other")``), released or not."""
         return tuple(type(self).saves)
+
+    @property
+    def kept_tensor_names(self):
+        """The names of ``saved_tensor_names`` this node kept when it was recorded, released or not.
+
+        ``saved_for`` leaves out a tensor no wanted gradient uses (``x * w`` with only ``w``
+        requiring grad keeps ``self`` alone), by the rule ``_connect`` applies.
+        """
+        return tuple(name for name, _, needed_by in self._save_plan
+                     if _is_needed(needed_by, self.needs_input_grad))
+
+    @property
+    def sequence_nr(self):
+        """The node's creation number: the engine runs the newest ready node first."""
+        return self._sequence_nr
 
     def __call__(self, *grad_outputs):
         """Run this node's backward by hand: ``y.grad_fn(grad)`` gives the gradients for its inputs.
@@ -432,7 +478,8 @@ class AccumulateGrad(Node):
         return None
 
     def backward(self, grad):
-        accumulate_into(self.variable, grad)
+        """Add ``grad`` into the leaf's ``.grad`` (what the engine does when this node runs)."""
+        accumulate_grad(self.variable, grad)
         return ()
 
 
@@ -441,8 +488,8 @@ def _laid_out_like(array):
     return np.empty_like(array, order="K" if array.flags.f_contiguous or array.flags.c_contiguous else "C")
 
 
-def accumulate_into(tensor, grad):
-    """Add ``grad`` into ``tensor.grad`` as PyTorch does.
+def accumulate_grad(tensor, grad):
+    """Add ``grad`` into ``tensor.grad`` as PyTorch does: every ``.grad`` write goes through here.
 
     Without ``create_graph`` the sum is written in place into the existing
     ``.grad`` (so a reference to it sees the new value); while recording,
@@ -476,3 +523,99 @@ def accumulate_into(tensor, grad):
             raise RuntimeError(messages.POST_ACCUMULATE_HOOK_RETURNED)
 
 
+
+
+class GradientEdge(typing.NamedTuple):
+    """Where a tensor's gradient enters the graph: ``(node, output_nr)`` with names.
+
+    ``next_functions`` holds plain pairs (as PyTorch prints them); ``autograd.grad``
+    accepts a GradientEdge in ``inputs`` in place of the tensor.
+    """
+
+    node: Node
+    output_nr: int
+
+    def _gradient_edge(self):
+        return (self.node, self.output_nr)
+
+
+def walk(start):
+    """Every node below ``start`` (a node, or several), each once: breadth first, in
+    ``next_functions`` order, with a queue instead of recursion (graphs can be deep).
+
+    >>> import minigrad
+    >>> x = minigrad.tensor(2.0, requires_grad=True)
+    >>> [node.name() for node in walk((x.exp() * x).grad_fn)]
+    ['MulBackward0', 'ExpBackward0', 'torch::autograd::AccumulateGrad']
+    """
+    starts = [start] if start is None or hasattr(start, "next_functions") else list(start)
+    order, seen = [], set()
+    queue = deque(node for node in starts if node is not None)
+    while queue:
+        node = queue.popleft()
+        if node in seen:
+            continue
+        seen.add(node)
+        order.append(node)
+        queue.extend(child for child, _ in node.next_functions if child is not None)
+    return order
+
+
+def parents(start):
+    """``{node: [nodes with an edge into it]}`` below ``start``, one entry per edge (``x * x`` gives two).
+
+    >>> import minigrad
+    >>> x = minigrad.tensor(2.0, requires_grad=True)
+    >>> leaf = minigrad.autograd.graph.get_gradient_edge(x).node
+    >>> [node.name() for node in parents((x * x).grad_fn)[leaf]]
+    ['MulBackward0', 'MulBackward0']
+    """
+    found = {}
+    for node in walk(start):
+        for child, _ in node.next_functions:
+            if child is not None:
+                found.setdefault(child, []).append(node)
+    return found
+
+
+def nodes_on_a_path(start, ends, targets=()):
+    """The nodes below ``start`` from which a path leads into ``ends``, plus ``targets`` on the way.
+
+    A node of ``ends`` is in the result only if a path leads from it to another end
+    (or it is a target): the engine runs exactly these nodes for ``inputs=``, where the
+    ends are the nodes whose gradient is taken.
+
+    >>> import minigrad
+    >>> x = minigrad.tensor(2.0, requires_grad=True)
+    >>> h = x.exp()
+    >>> y = (h * x).sum()
+    >>> leading_to_h = nodes_on_a_path(y.grad_fn, {h.grad_fn})
+    >>> [node.name() for node in walk(y.grad_fn) if node in leading_to_h]
+    ['SumBackward0', 'MulBackward0']
+    """
+    starts = [start] if start is None or hasattr(start, "next_functions") else list(start)
+    # Depth-first walk with an explicit stack; `order` lists each node after
+    # all nodes below it (post-order), so children are decided before parents.
+    seen, order = set(), []
+    for root in starts:
+        if root is None or root in seen:
+            continue  # already reached from an earlier start
+        seen.add(root)
+        stack = [(root, iter(root.next_functions))]
+        while stack:
+            node, children = stack[-1]
+            for child, _ in children:
+                if child is not None and child not in seen:
+                    seen.add(child)
+                    stack.append((child, iter(child.next_functions)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+
+    found = set()
+    for node in order:  # children come before their parents here
+        if node in targets or any(child in found or child in ends for child, _ in node.next_functions
+                                  if child is not None):
+            found.add(node)
+    return found
