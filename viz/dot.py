@@ -108,8 +108,22 @@ def edge_attributes(edge):
     if edge.label:
         attributes["label"] = edge.label
     elif edge.grad is not None:
-        attributes["label"] = edge.grad
+        attributes["label"] = gradient_label(edge.grad)
     return attributes
+
+
+def gradient_label(text):
+    """An edge's gradient with room around it: ``"  0.84  "``.
+
+    Graphviz puts an edge's label right against its line, sized by its own
+    font metrics; a browser whose sans-serif is wider (DejaVu Sans) then draws
+    the digits over the line, where ``0.84`` reads as ``-0.84``, and a label
+    can touch its sibling's. The spaces keep that room (they are not drawn).
+
+    >>> gradient_label("[1, 2]")
+    '  [1, 2]  '
+    """
+    return f"  {text}  "
 
 
 def node_label(node):
@@ -155,8 +169,8 @@ def to_dot(data: GraphData, legend=True, ids=False, layout="stacked"):
         layout: for a picture of two graphs (``draw(loss, x.grad)`` after
             ``create_graph=True``), ``"stacked"`` puts the forward graph above
             the leaves and the graph the backward recorded below them, its
-            arrows pointing up to the leaves they share, with the legend
-            underneath: about half as wide, so it fits a book's column.
+            arrows pointing up to the leaves they share: about half as wide,
+            so it fits a book's column.
             ``"side by side"`` draws both top-down next to each other. A
             picture of one graph looks the same either way.
 
@@ -176,6 +190,12 @@ def to_dot(data: GraphData, legend=True, ids=False, layout="stacked"):
     if data.title:  # wrapped: one long error line would make the picture huge
         wrapped = [piece for line in data.title.split("\n") for piece in (textwrap.wrap(line, 90) or [""])]
         out.append(f"  labelloc=\"t\"; label={_quote(chr(10).join(wrapped))};")
+    key = _legend(data if legend is True else legend) if legend else None
+    if key is not None and not data.title:
+        # The legend is the picture's own label, under the graph at the left: it takes no place in the
+        # layout (a legend box beside the graph made a 560 px graph 930 px wide) and is seen without
+        # scrolling sideways. A picture with a title (an error) keeps the label for it, the legend a box.
+        out.append(f"  labelloc=\"b\"; labeljust=\"l\"; label=<{key}>;")
     copies = _leaf_copies(data)
     for node in data.nodes:
         attributes = node_attributes(node)
@@ -199,14 +219,8 @@ def to_dot(data: GraphData, legend=True, ids=False, layout="stacked"):
             out.append(f"  {target} -> {edge.source} [{_attrs(attributes)}];")
         else:
             out.append(f"  {edge.source} -> {target} [{_attrs(attributes)}];")
-    if legend is True:
-        out.extend(_legend(data))
-    elif legend:  # a GraphData: the legend of its styles (a stepper's frames share one)
-        out.extend(_legend(legend))
-    if flipped and out[-1].startswith("  legend "):
-        # Stacked, the legend goes under the lowest boxes (the recorded graph's outputs), not beside the top.
-        out.extend(f'  {node.id} -> legend [style="invis"];' for node in data.nodes
-                   if node.kind == "output" and node.id in flipped)
+    if key is not None and data.title:  # a box beside the graph, where Graphviz finds room
+        out.append(f'  legend [shape="plain", label=<{key}>];')
     out.append("}")
     return "\n".join(out) + "\n"
 
@@ -258,10 +272,14 @@ def _html(text):
 
 
 def _legend(data, rows=None):
-    """One compact box: a swatch in each style the picture uses, and what it means."""
+    """One compact box (an HTML-like label): a swatch in each style the picture uses, and what it means.
+
+    Returns:
+        str, or None when the picture uses no style worth a line.
+    """
     rows = used_styles(data) if rows is None else rows
     if not rows:
-        return []
+        return None
     cells = []
     for key in rows:
         attributes, text = STYLE[key]
@@ -282,9 +300,9 @@ def _legend(data, rows=None):
             face = f'<FONT POINT-SIZE="{MIN_FONT_SIZE}" COLOR="{style.get("fontcolor", "#000000")}">{_html(mark)}</FONT>'
             swatch = f'<TD WIDTH="34" BGCOLOR="{fill}" COLOR="{border}" BORDER="{width}">{face if mark else " "}</TD>'
         cells.append(f'<TR>{swatch}<TD ALIGN="LEFT">{_html(text)}</TD></TR>')
-    table = ('<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
+    table = ('<TABLE STYLE="rounded" BORDER="1" COLOR="#bbbbbb" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
              '<TR><TD COLSPAN="2" ALIGN="LEFT"><B>legend</B></TD></TR>' + "".join(cells) + "</TABLE>")
-    return [f'  legend [shape="box", style="rounded", color="#bbbbbb", fontsize="10", label=<{table}>];']
+    return f'<FONT POINT-SIZE="{MIN_FONT_SIZE}">{table}</FONT>'
 
 
 def state_css(scope=""):

@@ -554,3 +554,57 @@ def test_wide_pictures_keep_their_size_and_scroll(site, chromium):
     assert picture["natural"] > picture["column"], f"no graph is wider than the text column: {widest}"
     assert abs(picture["shown"] - picture["natural"]) < 1, f"{doc}: the widest graph was shrunk: {picture}"
     assert picture["scrolled"] > 0, f"{doc}: the widest graph's output does not scroll sideways: {picture}"
+
+
+# Every graph picture on a page, as a reader sees it: drawn size against its own size, and the width of
+# the box it sits in. An <img> of an SVG (draw) and a stepper's inline <svg> alike.
+PICTURES_JS = """async () => {
+  const imgs = [...document.querySelectorAll(".cell_output img")].filter(
+    (i) => /\\.svg$|^data:image\\/svg/.test(i.getAttribute("src")));
+  await Promise.all(imgs.map((i) => i.decode().catch(() => null)));
+  const found = imgs.map((i) => ({kind: "draw", natural: i.naturalWidth, shown: i.getBoundingClientRect().width,
+                                  column: i.closest(".cell_output").clientWidth}));
+  for (const svg of document.querySelectorAll(".minigrad-stepper .mg-picture svg")) {
+    found.push({kind: "stepper", natural: svg.width.baseVal.value, shown: svg.getBoundingClientRect().width,
+                column: svg.closest(".mg-scroll").clientWidth});
+  }
+  return found;
+}"""
+
+
+def _pictures(site, chromium, docs):
+    """``{doc: [picture, ...]}`` (see PICTURES_JS) for the book pages ``docs``, in a 1280 px wide window."""
+    from playwright.sync_api import sync_playwright
+
+    found = {}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(**chromium)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            for doc in docs:
+                page.goto(_page(site, doc).as_uri(), wait_until="load")
+                found[doc] = page.evaluate(PICTURES_JS)
+        finally:
+            browser.close()
+    return found
+
+
+def test_no_picture_is_drawn_smaller_than_its_own_size(site, chromium):
+    """No label in the book is smaller than viz.dot.MIN_FONT_SIZE: the DOT never asks for less (tests/viz/
+    test_palette.py), and here no picture, drawn graph or stepper, is scaled down to its column."""
+    found = _pictures(site, chromium, _notebook_docs())
+    assert any(p["kind"] == "stepper" for pictures in found.values() for p in pictures), "no stepper in the book"
+    shrunk = [(doc, p) for doc, pictures in found.items() for p in pictures if p["shown"] < p["natural"] - 0.5]
+    assert shrunk == [], f"pictures drawn smaller than their size: {shrunk}"
+
+
+def test_the_stepper_and_the_create_graph_picture_fit_the_column(site, chromium):
+    """Notebook 3's stepper (its legend under the graph) and notebook 7's forward + recorded picture (stacked)
+    fit the text column whole: a reader needs no sideways scroll to see either."""
+    docs = {prefix: next(d for d in _notebook_docs() if d.startswith(prefix))
+            for prefix in ("notebooks/03_", "notebooks/07_")}
+    found = _pictures(site, chromium, docs.values())
+    [stepper] = [p for p in found[docs["notebooks/03_"]] if p["kind"] == "stepper"]
+    assert stepper["natural"] <= stepper["column"], f"notebook 3's stepper is cut off: {stepper}"
+    two_graphs = found[docs["notebooks/07_"]][0]  # viz.draw(f, d1), the notebook's first picture
+    assert two_graphs["natural"] <= two_graphs["column"], f"notebook 7's create_graph picture is cut: {two_graphs}"

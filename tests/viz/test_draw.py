@@ -121,7 +121,7 @@ def test_draw_options():
     assert repr(no_saved) == "<minigrad graph: 4 nodes, 4 edges>"
     assert "saved" not in "".join(classes(no_saved).values())
     assert "legend" not in viz.draw(y, legend=False).source
-    assert "legend [" in viz.draw(y).source
+    assert "<B>legend</B>" in viz.draw(y).source
 
 
 def test_draw_max_nodes_collapses_into_a_labelled_box():

@@ -164,7 +164,7 @@ def test_each_state_word_is_shown_in_the_box_and_in_the_legend():
         kind = DRAWN_ON[state][0]
         assert node_label(box(kind, state)).split("\n")[-1] == word
     zoo = GraphData([box(DRAWN_ON[s][0], s, f"n{i}") for i, s in enumerate(STATES)], [])
-    legend = to_dot(zoo).split("legend [", 1)[1]
+    legend = to_dot(zoo).split("<B>legend</B>", 1)[1]
     for state, word in MARK.items():
         if STYLE["state:" + state][1]:  # a state with a legend line
             assert f">{word}</FONT>" in legend
