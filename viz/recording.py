@@ -9,6 +9,9 @@ PyTorch's engine cannot be observed from outside, so for a PyTorch graph name
 its output: ``with viz.record(loss) as run:`` puts a hook on every node of
 that graph (``node.register_hook``, which PyTorch calls in execution order
 with the node's ``grad_inputs`` and ``grad_outputs``) and takes them off after.
+A pre-hook on each node (``node.register_prehook``, called just before the
+node runs) notes the node that started and did not finish: when PyTorch's
+backward raises, that is the node that failed.
 
 >>> import minigrad, viz
 >>> x = minigrad.tensor(2.0, requires_grad=True)
@@ -32,13 +35,15 @@ class Recording:
         steps: the ``BackwardStep`` records, in the order the engine ran them.
         error: the exception a backward raised inside the block, if any.
         failed_node: the node that was running when it raised (None if the
-            error came before the engine started, e.g. a wrong-shaped gradient).
+            error came before the engine started, e.g. a wrong-shaped gradient);
+            for a PyTorch graph watched through ``record(loss)``, PyTorch's node.
     """
 
     def __init__(self):
         self.steps = []
         self.error = None
         self.failed_node = None
+        self._torch_running = None  # the PyTorch node between its pre-hook and its hook
 
     @property
     def ran(self):
@@ -77,19 +82,21 @@ def record(*roots, catch=False):
         Recording
     """
     run = Recording()
-    with autograd_graph.observe(run.steps.append), _torch_hooks(roots, run.steps):
+    with autograd_graph.observe(run.steps.append), _torch_hooks(roots, run):
         try:
             yield run
         except Exception as error:  # noqa: BLE001 - kept for the picture, re-raised unless asked
             run.error = error
-            run.failed_node = _node_in_traceback(error)
+            node = _node_in_traceback(error)  # minigrad's engine; else the PyTorch node that did not finish
+            run.failed_node = node if node is not None else run._torch_running
             if not catch:
                 raise
 
 
 @contextlib.contextmanager
-def _torch_hooks(roots, steps):
-    """A hook on every node of the PyTorch graphs behind ``roots`` that records a step when it runs."""
+def _torch_hooks(roots, run):
+    """Hooks on every node of the PyTorch graphs behind ``roots``: a step recorded when a node has run,
+    and the node that is running (a pre-hook), so that a failing backward names its node."""
     from .torch_graph import is_torch_tensor
 
     handles, seen = [], set()
@@ -99,7 +106,8 @@ def _torch_hooks(roots, steps):
         if fn is None or fn in seen:
             continue
         seen.add(fn)
-        handles.append(fn.register_hook(_step_recorder(fn, steps)))
+        handles.append(fn.register_prehook(_start_recorder(fn, run)))
+        handles.append(fn.register_hook(_step_recorder(fn, run)))
         stack.extend(child for child, _ in fn.next_functions)
     try:
         yield
@@ -108,12 +116,21 @@ def _torch_hooks(roots, steps):
             handle.remove()
 
 
-def _step_recorder(fn, steps):
+def _start_recorder(fn, run):
+    """A node pre-hook: ``fn`` is about to run (its gradients have all arrived)."""
+    def prehook(grad_outputs):
+        run._torch_running = fn
+    return prehook
+
+
+def _step_recorder(fn, run):
     """A node hook that appends minigrad-style step records (``grad_inputs`` is what the node sends)."""
     def hook(grad_inputs, grad_outputs):
-        steps.append(SimpleNamespace(index=len(steps), node=fn, executed=True, grad_outputs=tuple(grad_outputs),
-                                     grad_inputs=() if hasattr(fn, "variable") else tuple(grad_inputs),
-                                     accumulated=(), captured=(), released=()))
+        run._torch_running = None  # it ran to the end
+        run.steps.append(SimpleNamespace(index=len(run.steps), node=fn, executed=True,
+                                         grad_outputs=tuple(grad_outputs),
+                                         grad_inputs=() if hasattr(fn, "variable") else tuple(grad_inputs),
+                                         accumulated=(), captured=(), released=()))
     return hook
 
 

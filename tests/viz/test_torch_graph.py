@@ -8,6 +8,7 @@ place), values and gradients. PyTorch is the oracle; where minigrad differs
 the test fails, whichever side is wrong.
 """
 
+import re
 import warnings
 
 import pytest
@@ -208,3 +209,54 @@ def test_the_stepper_says_what_to_do_for_a_pytorch_graph():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     with pytest.raises(TypeError, match=r"viz.record\(loss\)"):
         viz.Stepper((x * x).sum())
+
+
+# --- a failing backward: the node it failed at ----------------------------------------------
+
+
+def second_backward(lib):
+    """A second backward through a graph the first one freed: the first node needing a saved tensor fails."""
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    y.backward()
+    return y, lambda: y.backward()
+
+
+def changed_in_place(lib):
+    """A tensor saved by sin, changed in place before the backward: sin's node fails."""
+    a = lib.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    loss = (b.sin() * 3).sum()
+    b.add_(1)
+    return loss, lambda: loss.backward()
+
+
+@pytest.mark.parametrize("program", [second_backward, changed_in_place])
+def test_a_failing_pytorch_backward_names_the_node_minigrad_names(program):
+    found = []
+    for lib in (minigrad, torch):
+        loss, backward = program(lib)
+        with viz.record(loss, catch=True) as run:
+            backward()
+        assert isinstance(run.error, RuntimeError) and run.failed_node is not None, lib.__name__
+        data = viz.trace(loss, run=run)
+        found.append((run.failed_node.name(), [(n.label, n.state) for n in data.nodes if n.kind != "saved"]))
+        assert [n.label for n in data.nodes if n.state == "failed"] == [run.failed_node.name()]
+    assert found[0] == found[1]
+    assert found[1][0] == {second_backward: "MulBackward0", changed_in_place: "SinBackward0"}[program]
+
+
+def test_draw_backward_of_a_pytorch_graph_marks_the_failed_node():
+    loss, _ = changed_in_place(torch)
+    picture = viz.draw_backward(loss)
+    assert isinstance(picture.error, RuntimeError) and "modified by an inplace operation" in str(picture.error)
+    assert re.findall(r'label="(\w+)\\n[^"]*failed here"', picture.source) == ["SinBackward0"]
+
+
+def test_a_pytorch_backward_that_ends_clears_the_running_node():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    with viz.record(loss, catch=True) as run:
+        loss.backward()
+        raise ValueError("after the backward")  # not the backward's error: no node is to blame
+    assert isinstance(run.error, ValueError) and run.failed_node is None
