@@ -6,6 +6,8 @@ into ``.grad``, what it freed, the order its nodes ran in) and from counting by 
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from random_graphs import programs, run
 
 import minigrad
 from minigrad.autograd.graph import (AccumulateGrad, execution_order, iter_backward, nodes_on_a_path, observe,
@@ -132,3 +134,28 @@ def test_a_failing_node_in_preview_raises_as_backward_would():
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         list(iter_backward([loss], [minigrad.tensor(1.0)], preview=True))
     assert x.grad is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(programs())
+def test_preview_of_random_programs_matches_a_real_backward(program):
+    """Two runs of one program make two identical graphs: preview one, run backward on the other."""
+    previewed_values, real_values = run(program, minigrad), run(program, minigrad)
+    loss, real_loss = previewed_values[-1], real_values[-1]
+    steps = list(iter_backward([loss], [minigrad.ones_like(loss)], preview=True))
+    assert [node.name() for node in execution_order([loss])] == [step.node.name() for step in steps]
+    real_order = real_backward_order(real_loss, gradient=minigrad.ones_like(real_loss))
+    assert [step.node.name() for step in steps] == [node.name() for node in real_order]
+
+    leaves = [value for value, step in zip(previewed_values, program.steps) if step.is_leaf]
+    real_leaves = [value for value, step in zip(real_values, program.steps) if step.is_leaf]
+    after = {id(tensor): value for step in steps for tensor, _, value in step.accumulated}
+    for leaf, real_leaf in zip(leaves, real_leaves):
+        assert leaf.grad is None
+        if real_leaf.grad is None:
+            assert id(leaf) not in after
+        else:
+            np.testing.assert_array_equal(after[id(leaf)], real_leaf.grad.numpy())
+    for step, real_node in zip(steps, real_order):
+        assert not step.node.released
+        assert real_node.released == bool(step.released)
