@@ -24,6 +24,12 @@ NB: hooks you registered (``tensor.register_hook``, node hooks) run, as in a
 real backward; ``register_post_accumulate_grad_hook`` hooks do not, because
 nothing is accumulated.
 
+A ``torch.Tensor`` root steps through PyTorch's own backward: its order and
+its gradients, read through hooks by ``viz.torch_replay`` (which also leaves
+your tensors as they were); the frames and texts are the same as for the same
+program in minigrad. Not shown there: ``retain_grad()`` tensors' ``.grad``
+writes, and non-leaf ``inputs=``.
+
 Two ways to look at the frames:
 
 * ``stepper.widget()`` (also what a notebook cell shows): an ipywidgets player
@@ -65,6 +71,7 @@ from minigrad.engine import check_roots, make_root_grads
 
 from .graph import GraphData, format_array, format_grads, names_from_frame, names_of, trace
 from .torch_graph import is_torch_tensor
+from .torch_replay import replay
 
 __all__ = ["Stepper", "Accumulation"]
 
@@ -124,7 +131,8 @@ class Stepper:
     """Every step of ``root.backward(gradient)``, as frames to play through.
 
     Args:
-        root: the tensor to run backward from (usually the loss).
+        root: the tensor to run backward from (usually the loss): minigrad's,
+            or a ``torch.Tensor`` (PyTorch's own backward, see above).
         gradient: d(something)/d(root), as in ``root.backward(gradient)``;
             may be omitted for a single-element root.
         retain_graph: the backward to show. With False (``backward()``'s
@@ -160,20 +168,20 @@ class Stepper:
 
     def __init__(self, root, gradient=None, retain_graph=False, inputs=None, names=None, values=True,
                  grads=True, max_nodes=500, collapse=None, timeout=None):
-        if is_torch_tensor(root):  # NB: PyTorch graphs are drawn and recorded, not yet stepped through
-            raise TypeError("viz.Stepper steps through minigrad's engine; for a PyTorch graph, draw what its "
-                            "backward did: `with viz.record(loss) as run: loss.backward()`, then "
-                            "`viz.draw(loss, run=run)`.")
         found = names_from_frame(sys._getframe(1))
         found.update(names_of(names))
         self.root = root
         self._names = found
         self.retain_graph = retain_graph
         self.timeout = timeout
-        self._root_grads = make_root_grads([root], [gradient])
-        check_roots([root])
-        self.steps, self._first_pending, self._pending_changes = _run_engine(
-            root, self._root_grads, retain_graph, _checked_inputs(inputs))
+        if is_torch_tensor(root):  # PyTorch's own backward, watched through hooks (viz.torch_replay)
+            self._torch_nodes, self.steps, self._first_pending, self._pending_changes, self._root_grads = \
+                replay(root, gradient, retain_graph, inputs)
+        else:
+            self._root_grads = make_root_grads([root], [gradient])
+            check_roots([root])
+            self.steps, self._first_pending, self._pending_changes = _run_engine(
+                root, self._root_grads, retain_graph, _checked_inputs(inputs))
 
         # The picture every frame starts from, collapsed past max_nodes like viz.draw's.
         self._base = trace(root, names=found, values=values, grads=True, saved=True, max_nodes=max_nodes,
@@ -207,7 +215,7 @@ class Stepper:
         box = self._boxes[self._ids[fn]]
         if box.kind == "collapsed":
             return f"{fn.name()} (in the box {box.scope or 'of nodes not drawn'})"
-        if isinstance(fn, AccumulateGrad):
+        if _is_sink(fn):
             return f"AccumulateGrad ({box.label})"
         return box.label + (f" (makes {box.name})" if box.name else "")
 
@@ -259,7 +267,7 @@ class Stepper:
             box = self._boxes[box_id]
             if box.kind == "collapsed":
                 changes[box_id] = self._collapsed_changes(box, fns)
-            elif isinstance(fns[0], AccumulateGrad):
+            elif _is_sink(fns[0]):
                 changes[box_id] = self._leaf_changes(box, fns[0])
             else:
                 changes[box_id] = self._op_changes(box, fns[0], grads)
@@ -282,7 +290,8 @@ class Stepper:
 
     def _leaf_changes(self, box, fn):
         step = self._step_of.get(fn)
-        before = "None" if fn.variable._grad is None else format_array(fn.variable._grad._data)
+        grad = fn.variable.grad if is_torch_tensor(fn.variable) else fn.variable._grad
+        before = _format(grad)
         if step is None:
             return [(0, dataclasses.replace(box, state="skipped", grad=before))]
         after = before
@@ -411,7 +420,7 @@ class Stepper:
         else:
             lines = ["gradients in (grad_outputs), one per output:"]
             lines.extend(f"  [{i}] {_format(g)}" for i, g in enumerate(step.grad_outputs))
-        if isinstance(step.node, AccumulateGrad):
+        if _is_sink(step.node):
             return lines
         if _sends_nothing_on(step):
             lines.append("its gradient is taken here for inputs=; nothing below is wanted, so it sends nothing on")
@@ -678,7 +687,12 @@ def _viz_ids(root, data):
 
 
 def _format(grad):
-    return "None" if grad is None else format_array(grad._data)
+    return format_grads([grad])  # a minigrad or a PyTorch tensor
+
+
+def _is_sink(fn):
+    """Whether ``fn`` is a leaf's ``AccumulateGrad``: minigrad's, or PyTorch's (which has ``variable``)."""
+    return isinstance(fn, AccumulateGrad) or hasattr(fn, "variable")
 
 
 def _pre(text):

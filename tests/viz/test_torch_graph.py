@@ -205,10 +205,124 @@ def test_a_recorded_pytorch_backward_gives_the_same_gradients_on_the_picture():
     assert any(grad is not None for _, _, grad in pictures[1][1])  # the comparison is not of empty labels
 
 
-def test_the_stepper_says_what_to_do_for_a_pytorch_graph():
+# --- stepping through PyTorch's own backward ---------------------------------------------------
+
+
+def engine_inside(lib):  # notebook 3: loss = sin(2x) cos(2x), one leaf reached through two paths
+    x = lib.tensor(0.5, requires_grad=True)
+    a = x * 2
+    loss = a.sin() * a.cos()
+    return loss, {}
+
+
+def shared_and_accumulating(lib):  # a vector leaf used twice, whose .grad already holds a first backward
+    x = lib.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    w = lib.tensor([0.5, 1.5, -1.0], requires_grad=True)
+    (x * w).sum().backward()
+    loss = ((x * w).tanh() * x).sum()
+    return loss, {}
+
+
+def into_one_leaf(lib):  # backward(inputs=[w]): only the nodes on a path to w run
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    w = lib.tensor([3.0, -1.0], requires_grad=True)
+    loss = (x.exp() * w + x).sum()
+    return loss, {"inputs": [w]}
+
+
+def numbers(tensors):
+    """Gradients as nested lists (None where no gradient flows), from minigrad's or PyTorch's tensors."""
+    return [None if t is None else (t._data if isinstance(t, minigrad.Tensor) else t.detach().numpy()).tolist()
+            for t in tensors]
+
+
+def same_numbers(a, b):
+    """Two lists of gradients (or of .grad arrays) agree: None in the same places, values to float32 precision."""
+    import numpy as np
+
+    return len(a) == len(b) and all((x is None) == (y is None) and (x is None or np.allclose(x, y, rtol=1e-5))
+                                    for x, y in zip(a, b))
+
+
+def stepped(program, **options):
+    """A Stepper over ``program`` in minigrad and in PyTorch: ``[(steps, accumulations, frames, texts)]``."""
+    found = []
+    for lib in (minigrad, torch):
+        loss, more = program(lib)
+        stepper = viz.Stepper(loss, **more, **options)
+        frames = [[(n.kind, n.label, n.state, n.grad) for n in frame.nodes] + [(e.source, e.target, e.grad)
+                                                                                for e in frame.edges]
+                  for frame in stepper.frames]
+        found.append((stepper.steps, stepper.accumulations, frames, stepper.texts))
+    return found
+
+
+@pytest.mark.parametrize("program", [engine_inside, shared_and_accumulating, into_one_leaf])
+@pytest.mark.parametrize("retain_graph", [False, True])
+def test_a_pytorch_backward_steps_as_the_same_program_in_minigrad(program, retain_graph):
+    (mini, mini_records, mini_frames, mini_texts), (real, records, frames, texts) = stepped(
+        program, retain_graph=retain_graph)
+    assert [s.node.name() for s in real] == [s.node.name() for s in mini]  # PyTorch's order is minigrad's
+    for ours, theirs in zip(mini, real):
+        assert same_numbers(numbers(ours.grad_outputs), numbers(theirs.grad_outputs)), ours
+        assert same_numbers(numbers(ours.grad_inputs), numbers(theirs.grad_inputs)), ours
+        assert sorted(ours.released) == sorted(theirs.released), ours  # what retain_graph=False frees there
+    for ours, theirs in zip(mini_records, records):  # each .grad before and after
+        assert [r.label for r in ours] == [r.label for r in theirs]
+        assert same_numbers([r.before for r in ours], [r.before for r in theirs])
+        assert same_numbers([r.after for r in ours], [r.after for r in theirs])
+    assert any(mini_records) and (retain_graph or any(s.released for s in real))  # not a comparison of nothing
+    assert frames == mini_frames and texts == mini_texts  # the same pictures and panels, frame by frame
+
+
+def test_the_steps_are_pytorchs_own():
+    """By hand for loss = sin(2x) cos(2x) at x = 0.5: PyTorch's order and the gradients it sent."""
+    import math
+
+    loss, _ = engine_inside(torch)
+    stepper = viz.Stepper(loss)
+    assert [s.node.name() for s in stepper.steps] == [
+        "MulBackward0", "CosBackward0", "SinBackward0", "MulBackward0", "torch::autograd::AccumulateGrad"]
+    s, c = math.sin(1.0), math.cos(1.0)
+    mul, cos, sin, double, leaf = stepper.steps
+    assert numbers(mul.grad_inputs) == pytest.approx([c, s])  # d(b c)/db = c, d(b c)/dc = b
+    assert numbers(cos.grad_inputs) == pytest.approx([-s * s])  # s * -sin(1)
+    assert numbers(sin.grad_inputs) == pytest.approx([c * c])
+    assert numbers(double.grad_outputs) == pytest.approx([c * c - s * s])
+    assert numbers(leaf.grad_outputs) == pytest.approx([2 * (c * c - s * s)])
+    assert stepper.accumulations[4][0].after == pytest.approx(2 * (c * c - s * s))
+
+
+def test_stepping_a_pytorch_backward_changes_none_of_its_tensors():
     x = torch.tensor([1.0, 2.0], requires_grad=True)
-    with pytest.raises(TypeError, match=r"viz.record\(loss\)"):
-        viz.Stepper((x * x).sum())
+    w = torch.tensor([0.5, -1.0], requires_grad=True)
+    w.grad = before = torch.tensor([10.0, 20.0])
+    h = x * w
+    h.retain_grad()
+    g = h.exp()
+    g.retain_grad()
+    g.grad = kept = torch.tensor([7.0, 7.0])
+    loss = g.sum()
+    stepper = viz.Stepper(loss)  # retain_graph=False: shown as freed, never freed
+    assert len(stepper.steps) == 5 and any(step.released for step in stepper.steps)
+    assert x.grad is None and w.grad is before and before.tolist() == [10.0, 20.0]
+    assert h.grad is None and g.grad is kept and kept.tolist() == [7.0, 7.0]  # retain_grad() tensors too
+    loss.backward()  # the graph was kept, and the stepper's hooks are gone
+    assert len(stepper.steps) == 5
+    assert x.grad.tolist() == pytest.approx((w.detach() * (x * w).detach().exp()).tolist())
+
+
+def test_a_pytorch_stepper_raises_what_backward_raises():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (x * x).sum()
+    loss.backward()
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        viz.Stepper(loss)
+    with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
+        viz.Stepper(x * 2)
+    with pytest.raises(ValueError, match="leaves in inputs= only"):
+        h = x * 2
+        viz.Stepper((h * h).sum(), inputs=[h])
 
 
 # --- a failing backward: the node it failed at ----------------------------------------------
