@@ -30,6 +30,7 @@ import numpy as np
 
 from . import messages
 from .creation import ones_like
+from .fast_path import FreshGradients, graph_released, warnings_back, warnings_off
 from .graph import AccumulateGrad, accumulate_grad, nodes_on_a_path
 from .grad_mode import _state
 from .tensor import Tensor, _retaining
@@ -164,12 +165,14 @@ class ReadyQueue:
 
     ``send`` delivers one edge; the node's last edge makes it ready. ``pop`` gives
     the newest ready node, as PyTorch's engine does (AccumulateGrad's sequence number
-    is infinite, so a leaf's ``.grad`` is written as soon as it is complete).
+    is infinite, so a leaf's ``.grad`` is written as soon as it is complete). A sum of
+    two gradients is the engine's own: it goes into ``fresh`` (``fast_path.FreshGradients``).
     """
 
-    def __init__(self, dependencies):
+    def __init__(self, dependencies, fresh=None):
         self.pending = dependencies  # node -> edges still to arrive
         self.buffers = {}  # node -> [gradient per output], summed as edges arrive
+        self.fresh = fresh
         self._ready = []
         self._tiebreak = itertools.count()  # heap entries must never compare two nodes
 
@@ -179,7 +182,12 @@ class ReadyQueue:
             grads = self.buffers.get(node)
             if grads is None:
                 grads = self.buffers[node] = [None] * node.num_outputs
-            grads[output_nr] = grad if grads[output_nr] is None else grads[output_nr] + grad
+            if grads[output_nr] is None:
+                grads[output_nr] = grad
+            else:
+                grads[output_nr] = grads[output_nr] + grad
+                if self.fresh is not None:
+                    self.fresh.add(grads[output_nr])
         self.pending[node] -= 1
         if self.pending[node] == 0:
             heapq.heappush(self._ready, (-node._sequence_nr, next(self._tiebreak), node))
@@ -252,13 +260,15 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
     if _retaining:
         _follow_in_place_changes()
     plan = plan_backward(roots, inputs, accumulate_grad)
-    queue = ReadyQueue(plan.dependencies)
     write = _GradWriter(create_graph, record_values, preview)
+    queue = ReadyQueue(plan.dependencies, write.fresh)
     for (node, output_nr), grad in zip(plan.root_edges, root_grads):
         queue.send(node, output_nr, grad)
     for index in itertools.count():
         entry = queue.pop()
         if entry is None:
+            if not (retain_graph or preview):
+                graph_released()  # (fast_path: the garbage collector's pace for long graphs)
             return
         node, grads = entry
         yield _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph)
@@ -274,13 +284,15 @@ def _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, crea
                             queue.pending)
 
     if node._pre_hooks:
+        write.seen_by_hooks(grads)
         grads = list(_run_node_hooks(node._pre_hooks, tuple(grads)))
     wanted = plan.wanted(node)
     if isinstance(node, AccumulateGrad):
-        accumulated.append(write(node.variable, grads[0]))  # what AccumulateGrad.backward does
+        accumulated.append(write(node.variable, grads[0], leaf=True))  # what AccumulateGrad.backward does
         grad_inputs = ()
     else:
         grad_inputs = _chain_rule(node, grads, wanted, create_graph)
+        write.computed(node, grad_inputs, grads)
     if node._post_hooks:
         grad_inputs = _run_node_hooks(node._post_hooks, grad_inputs, tuple(grads))
     released = () if retain_graph else node.release(dry_run=write.preview)
@@ -302,6 +314,7 @@ def _receive(node, grads, plan, write, inputs):
             continue
         hooks = node._tensor_hooks(output_nr)
         if hooks:
+            write.seen_by_hooks((grad,))
             grad = grads[output_nr] = _run_tensor_hooks(hooks, grad, plan)
         retained = node._retained_tensor(output_nr)
         if retained is not None:
@@ -332,8 +345,11 @@ def _chain_rule(node, grads, wanted, create_graph):
         return (None,) * len(node.next_functions)
     previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
     try:
-        with np.errstate(all="ignore"):  # nan/inf arise silently, as in PyTorch
+        quiet = warnings_off()  # nan/inf arise silently, as in PyTorch
+        try:
             grad_inputs = fit_gradients(node, node.backward(*grads))
+        finally:
+            warnings_back(quiet)
         if _state.anomaly_enabled and _state.anomaly_check_nan:
             _check_nan(node, grad_inputs)
     except Exception:
@@ -362,19 +378,19 @@ def fit_gradients(node, grad_inputs):
         raise RuntimeError(messages.WRONG_NUMBER_OF_GRADIENTS.format(
             name=node.name(), expected=len(node.next_functions), got=len(grad_inputs)))
     fitted = []
-    for index, (grad, (child, _), (shape, dtype)) in enumerate(zip(grad_inputs, node.next_functions,
-                                                                  node._input_meta)):
+    for grad, (child, _), (shape, dtype) in zip(grad_inputs, node.next_functions, node._input_meta):
         if grad is None or child is None:
             fitted.append(None)
             continue
-        if grad.shape != shape:
+        array = grad._data if isinstance(grad, Tensor) else grad  # (cheaper than the Tensor's own shape)
+        if array.shape != shape:
             try:
                 grad = grad.sum_to_size(shape)
             except (ValueError, RuntimeError):
                 raise RuntimeError(messages.INVALID_GRADIENT_SHAPE.format(
-                    name=node.name(), index=index, got=messages.format_shape(grad.shape),
+                    name=node.name(), index=len(fitted), got=messages.format_shape(grad.shape),
                     expected=messages.format_shape(shape))) from None
-        if grad.dtype != dtype:
+        if array.dtype != dtype:
             grad = grad.to(dtype)
         fitted.append(grad)
     return tuple(fitted)
@@ -391,13 +407,33 @@ class _GradWriter:
 
     Calling it returns the step record's ``(tensor, before, after)``. In a preview it
     writes nothing: ``after`` is the sum ``accumulate_grad`` would store.
+
+    ``fresh`` follows the gradients only the engine holds (``fast_path.FreshGradients``): a
+    leaf keeps such a one as its first ``.grad`` without a copy. Not when recording (each
+    ``.grad`` is then a graph of its own), nor when the values are recorded (viz shows the
+    gradients of a step later, and a kept one would change with the ``.grad`` it became).
     """
 
     def __init__(self, create_graph, record_values, preview):
         self.create_graph, self.preview = create_graph, preview
         self.record_values = record_values or preview
+        self.fresh = None if create_graph or self.record_values else FreshGradients()
 
-    def __call__(self, tensor, grad):
+    def computed(self, node, grad_inputs, grad_outputs):
+        """``node``'s formula returned ``grad_inputs``: the new ones are the engine's own.
+
+        Not a custom Function's (its backward may return a tensor the user holds), nor those
+        a node post-hook will see.
+        """
+        if self.fresh is not None and node.computes_only_wanted_gradients and not node._post_hooks:
+            self.fresh.add_results(grad_inputs, grad_outputs)
+
+    def seen_by_hooks(self, grads):
+        """A hook is about to see ``grads``: it may keep them."""
+        if self.fresh is not None:
+            self.fresh.forget(grads)
+
+    def __call__(self, tensor, grad, leaf=False):
         before = None
         if self.record_values and tensor._grad is not None:
             before = tensor._grad._data.copy()
@@ -406,8 +442,9 @@ class _GradWriter:
                 (before + grad._data).astype(before.dtype, copy=False)
             return (tensor, before, after)
         previous_mode, _state.grad_enabled = _state.grad_enabled, self.create_graph
+        keep = leaf and self.fresh is not None and self.fresh.take(grad, tensor._data)
         try:
-            accumulate_grad(tensor, grad)
+            accumulate_grad(tensor, grad, keep)
         finally:
             _state.grad_enabled = previous_mode
         after = tensor._grad._data.copy() if self.record_values else None

@@ -42,6 +42,7 @@ from collections import deque
 import numpy as np
 
 from . import messages
+from .fast_path import PACE_EVERY, is_recorded, pace_collector, warnings_back, warnings_off
 from .grad_mode import _state, copy_for_replay
 
 # tensor.py imports this module; binding the module (not the class) breaks the cycle.
@@ -174,17 +175,6 @@ def forward_trace():
     return "".join(traceback.format_list(frames))
 
 
-@np.errstate(all="ignore")  # inf and nan arise silently, as in PyTorch
-def _forward_quietly(node, arrays, params):
-    """``node.forward`` with NumPy's floating-point warnings off.
-
-    errstate as a decorator costs less than a ``with`` block at every call. (NumPy 1.x
-    reuses one errstate object for all calls, which is fine: a forward works on
-    NumPy arrays and never calls another op, so this never nests.)
-    """
-    return node.forward(*arrays, **params)
-
-
 def _is_needed(needed_by, needs_input_grad):
     """The ``saved_for`` rule: a tensor is kept if no positions are named, or one of them needs a gradient."""
     return needed_by is None or any([needs_input_grad[i] for i in needed_by])
@@ -265,33 +255,36 @@ class Node:
         """Run the op on Tensors and record it in the graph if any input needs a gradient."""
         node = cls()
         arrays = [t._data for t in inputs]
-        out = _forward_quietly(node, arrays, params) if cls.may_warn else node.forward(*arrays, **params)
+        if cls.may_warn:  # inf and nan arise silently, as in PyTorch
+            quiet = warnings_off()
+            try:
+                out = node.forward(*arrays, **params)
+            finally:
+                warnings_back(quiet)
+        else:
+            out = node.forward(*arrays, **params)
         if type(out) is not np.ndarray:
             out = np.asarray(out)  # NumPy gives scalars, not 0-d arrays, for some 0-d results
         result = _tensor.Tensor._wrap(out)
-        if _state.grad_enabled:
-            for t in inputs:
-                # (A view's base may have come to require grad through an in-place op since.)
-                if t._requires_grad or (t._base is not None and t.requires_grad):
-                    node._connect(inputs, result, params)
-                    break
+        if _state.grad_enabled and is_recorded(inputs):
+            node._connect(inputs, result, params)
         return result
 
     def _connect(self, inputs, result, params=None):
         """Link this node into the graph as the creator of ``result``."""
-        self._sequence_nr = next(_sequence)
-        edges, needs, meta = [], [], []
-        for t in inputs:
-            edges.append(t._gradient_edge())
-            needs.append(t._requires_grad)
-            meta.append((t._data.shape, t._data.dtype))
-        self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
+        self._sequence_nr = sequence_nr = next(_sequence)
+        if not sequence_nr % PACE_EVERY:
+            pace_collector(sequence_nr)  # a long graph: see fast_path
+        self.next_functions = tuple([t._gradient_edge() for t in inputs])
+        needs = self.needs_input_grad = tuple([t._requires_grad for t in inputs])
+        self._input_meta = tuple([(t._data.shape, t._data.dtype) for t in inputs])
         result._requires_grad = True
         result._grad_fn = self
         if self._save_plan:
+            every_input_needs_grad = False not in needs
             saved = self._saved = {}
             for name, position, needed_by in self._save_plan:
-                if not _is_needed(needed_by, needs):
+                if not every_input_needs_grad and not _is_needed(needed_by, needs):
                     continue  # as PyTorch: kept only if a gradient that uses it is wanted
                 if position is None:
                     saved[name] = SavedTensor(result, is_output=True)
@@ -346,8 +339,8 @@ class Node:
         """
         if self._released:
             return ()
-        arrays = tuple(name for name in self.saved_arrays if name in self.__dict__)
-        names = tuple(self._saved or ()) + arrays
+        arrays = tuple([name for name in self.saved_arrays if name in self.__dict__]) if self.saved_arrays else ()
+        names = tuple(self._saved) + arrays if self._saved else arrays
         if not names or dry_run:
             return names  # (nothing kept: PyTorch lets such a node run again)
         self._saved = None
@@ -488,7 +481,7 @@ def _laid_out_like(array):
     return np.empty_like(array, order="K" if array.flags.f_contiguous or array.flags.c_contiguous else "C")
 
 
-def accumulate_grad(tensor, grad):
+def accumulate_grad(tensor, grad, keep=False):
     """Add ``grad`` into ``tensor.grad`` as PyTorch does: every ``.grad`` write goes through here.
 
     Without ``create_graph`` the sum is written in place into the existing
@@ -497,6 +490,8 @@ def accumulate_grad(tensor, grad):
 
     A new ``.grad`` is laid out in memory like the leaf (PyTorch's "gradient layout
     contract"): C order for the usual leaf, the leaf's own order for a transposed one.
+    With ``keep``, the engine vouches that nothing else holds ``grad`` and that it is laid
+    out so (``fast_path.FreshGradients``): a first ``.grad`` is then ``grad``'s array, not a copy.
     """
     old = tensor._grad
     if old is None and _state.grad_enabled:
@@ -505,6 +500,8 @@ def accumulate_grad(tensor, grad):
         from .ops.inplace import copy_
 
         tensor._grad = copy_(_tensor.Tensor._wrap(_laid_out_like(tensor._data)), grad)
+    elif old is None and keep:
+        tensor._grad = _tensor.Tensor._wrap(grad._data)
     elif old is None:
         # Copy: the incoming gradient may be shared with another input (Add
         # sends the same tensor to both sides) or be the user's `gradient=`.

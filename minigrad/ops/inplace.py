@@ -41,21 +41,22 @@ def _snapshot(tensor):
 
 def _write(tensor, result):
     """Steps 3-5: store ``result`` (a fresh tensor from an out-of-place op) in ``tensor``."""
-    if result.shape != tensor.shape:
+    new, old = result._data, tensor._data  # (the arrays' shape and dtype: cheaper than the Tensor's)
+    if new.shape != old.shape:
         raise RuntimeError(
             f"output with shape {messages.format_shape(tensor.shape)} doesn't match the broadcast shape "
             f"{messages.format_shape(result.shape)}")
-    if not np.can_cast(result.dtype, tensor.dtype, casting="same_kind"):
+    if new.dtype != old.dtype and not np.can_cast(result.dtype, tensor.dtype, casting="same_kind"):
         names = {"f": "Float", "i": "Long", "b": "Bool"}
         raise RuntimeError(f"result type {names.get(result.dtype.kind, result.dtype)} can't be cast to the "
                            f"desired output type {names.get(tensor.dtype.kind, tensor.dtype)}")
-    if not tensor._data.flags.writeable:
+    if not old.flags.writeable:
         raise RuntimeError(messages.OVERLAPPING_WRITE)
     node = result._grad_fn
     base_before = None
     if tensor._base is not None and node is not None and _state.record_forward_inputs:
         base_before = copy_for_replay(tensor._base._data)  # for CopySlices' replay (classroom)
-    np.copyto(tensor._data, result._data, casting="same_kind")
+    np.copyto(old, new, casting="same_kind")
     counter = tensor._shared_version_counter()
     counter.value += 1
     tensor._graph_version = counter.value  # written through itself: its own graph stays valid

@@ -118,9 +118,9 @@ def mm(input, mat2):
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
-    if a.shape[1] != b.shape[0]:
+    if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(messages.MATMUL_SHAPES.format(r1=a.shape[0], c1=a.shape[1], r2=b.shape[0], c2=b.shape[1]))
-    if a.dtype != b.dtype:
+    if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_TYPE_NAMES[a.dtype]} != "
                            f"{CPP_TYPE_NAMES[b.dtype]}")
     return MatMul.apply(a, b)

@@ -1,0 +1,195 @@
+"""Speed: the tricks that make minigrad fast on small tensors, kept in one place.
+
+Learners' tensors are small (the micrograd demo's are 100x16), so an op's
+cost is not NumPy's arithmetic but what wraps it: Python calls, checks, the
+graph node, the engine's bookkeeping. Every trick here removes such a cost
+without changing what an op computes or records: ``graph.py`` and ``engine.py``
+call them by name, and the op files (``ops/*.py``) still read formula,
+forward, backward. Each was kept because a benchmark showed it pays
+(``benchmarks/per_op_overhead.py``, ``micrograd_demo.py``, ``long_chain.py``,
+``mlp_step.py``); ``benchmarks/profile_minigrad.py`` shows where time goes.
+
+1. ``warnings_off`` / ``warnings_back``: NumPy's floating-point warnings off
+   around one call (PyTorch gives none for inf and nan). ``np.errstate``
+   builds its settings object at every call; here it is built once.
+2. ``is_recorded``: the one test of whether an op records a node. When it is
+   False (grad mode off, or no input requires grad, which is every op inside a
+   plain backward pass), an op is its forward and one Tensor wrapper: no node
+   is linked, nothing is saved.
+3. ``FreshGradients``: the engine's record of the gradients nobody else can
+   see, so that a leaf keeps its first gradient as ``.grad`` without a copy,
+   as PyTorch does.
+4. ``pace_collector`` / ``graph_released``: Python's cyclic garbage collector
+   scans a growing graph again and again, though the graph has no cycles; its
+   full collections come rarer while a long graph lives.
+"""
+
+import functools
+import gc
+import sys
+
+import numpy as np
+
+# --- 1. quiet floating point -------------------------------------------------------------
+try:  # NumPy 2: errstate is a context variable holding a settings object; build that once.
+    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
+except ImportError:  # NumPy 1.x: the public context manager
+    _extobj_contextvar = None
+
+if _extobj_contextvar is not None:
+    _IGNORE_ALL = _make_extobj(all="ignore")
+    #: ``token = warnings_off()`` ... ``warnings_back(token)``: NumPy's floating-point warnings
+    #: off in between (a try/finally around the NumPy call, written where it is used: a call
+    #: through a helper would cost as much as the settings object it saves).
+    warnings_off = functools.partial(_extobj_contextvar.set, _IGNORE_ALL)
+    warnings_back = _extobj_contextvar.reset
+else:
+    def warnings_off():
+        quiet = np.errstate(all="ignore")
+        quiet.__enter__()
+        return quiet
+
+    def warnings_back(quiet):
+        quiet.__exit__(None, None, None)
+
+
+# --- 2. recorded or eager ------------------------------------------------------------------
+def is_recorded(inputs):
+    """True if some input requires grad: with grad mode on, an op on ``inputs`` records a node.
+
+    (A view's base may have come to require grad through an in-place op since it was made:
+    ``requires_grad`` of a view looks again.)
+    """
+    for t in inputs:
+        if t._requires_grad or (t._base is not None and t.requires_grad):
+            return True
+    return False
+
+
+# --- 3. no needless gradient copy ----------------------------------------------------------
+class FreshGradients:
+    """The gradients of one backward pass that nothing outside the engine can see.
+
+    A leaf's first gradient becomes its ``.grad``. PyTorch copies it only if someone else may
+    hold it (its use count): the user's ``gradient=``, a gradient a node passed on unchanged
+    (``Add`` sends the same one to both inputs), one a hook saw. Everything else, a result of
+    a backward formula or a sum of two, the leaf keeps as it is. This class is that use count,
+    kept by the engine: it holds the gradients made during the pass that went to one place
+    only and that no hook has seen. ``take`` answers once per gradient.
+    """
+
+    __slots__ = ("_fresh",)
+
+    def __init__(self):
+        self._fresh = {}  # id -> the tensor itself (which keeps the id from being reused)
+
+    def add(self, grad):
+        """``grad`` was just made by the engine (a sum of two gradients)."""
+        self._fresh[id(grad)] = grad
+
+    def add_results(self, grad_inputs, grad_outputs):
+        """Note the gradients a built-in node's formula returned that are new and go to one input.
+
+        A result that is one of the node's incoming gradients, or returned for two inputs, is
+        not fresh. (Whether its array is shared with another tensor, ``take`` checks.)
+        """
+        for grad in grad_inputs:
+            if grad is None or _holds(grad_outputs, grad) or _holds(grad_inputs, grad) > 1:
+                continue
+            self._fresh[id(grad)] = grad
+
+    def forget(self, grads):
+        """A hook saw these gradients: it may have kept them."""
+        for grad in grads:
+            if grad is not None:
+                self._fresh.pop(id(grad), None)
+
+    def take(self, grad, like):
+        """True if ``grad``'s array may become the ``.grad`` of a leaf whose data is ``like``.
+
+        Besides being fresh, the array must be held by this one tensor (no other tensor wraps
+        it, no view of it exists: its reference count says so), laid out as a new ``.grad``
+        would be (C order, or the leaf's own order) and writable (a broadcast view is not).
+        """
+        if self._fresh.pop(id(grad), None) is None:
+            return False
+        array = grad._data
+        if (sys.getrefcount(array) > _ARRAY_REFS_WHEN_ALONE or not array.flags.writeable
+                or array.dtype != like.dtype or array.shape != like.shape):
+            return False
+        base = array.base  # a view (a transposed gradient): its memory must be its alone too
+        if base is not None and (base.base is not None or sys.getrefcount(base) > _BASE_REFS_WHEN_ALONE):
+            return False
+        if like.flags.c_contiguous or like.flags.f_contiguous:
+            return array.strides == like.strides
+        return array.flags.c_contiguous
+
+
+def _holds(grads, grad):
+    """How many times ``grad`` itself is in ``grads`` (``in`` would compare values)."""
+    count = 0
+    for other in grads:
+        if other is grad:
+            count += 1
+    return count
+
+
+#: ``sys.getrefcount(array)`` inside ``FreshGradients.take`` when one tensor alone holds the
+#: array: its ``_data``, the local name, and getrefcount's own argument.
+_ARRAY_REFS_WHEN_ALONE = 3
+#: ... and of its base, when the array is a view and the only one: its ``.base``, the local
+#: name, getrefcount's argument.
+_BASE_REFS_WHEN_ALONE = 3
+
+
+# --- 4. the garbage collector and long graphs ----------------------------------------------
+# minigrad's graph holds no reference cycles (a node keeps its own output as an array, not as
+# the Tensor that points back at it; a leaf knows its AccumulateGrad only weakly), so reference
+# counting frees a graph as soon as the last tensor on it goes. Python's cyclic collector does
+# not know that. Its young collections are cheap (they look at the newest objects only), but a
+# full collection scans every object alive, and one runs each time the objects alive have grown
+# by a quarter: a growing graph is scanned about five times over, half of the forward time of a
+# 10^6-node chain. So while a graph of many nodes is alive, the collector's third threshold (how
+# many middle-generation collections come before a full one; 10 by default) grows with it, up to
+# PACED_THRESHOLD_CAP. Young and middle collections go on as before, so the cycles other code
+# makes are still found, most of them as soon as ever; only those that lived long wait longer.
+# The user's thresholds come back when a backward pass frees the graph.
+
+#: Recorded nodes between two looks at the collector (a power of two: a mask tests it).
+PACE_EVERY = 4096
+#: Graphs smaller than this (training steps) leave the collector alone.
+PACE_FROM = PACE_EVERY * 4
+#: The highest third threshold set.
+PACED_THRESHOLD_CAP = 100_000
+
+_paced_from = None  # the user's thresholds while pacing
+_counted_from = 0  # the sequence number where the graph alive is taken to start
+_recount = False  # set by graph_released: count from the next look on
+
+
+def pace_collector(sequence_nr):
+    """Called every ``PACE_EVERY`` recorded nodes: make full collections rarer as the graph grows.
+
+    A node makes about six objects the collector tracks; with the default thresholds a
+    middle collection comes every 7,000 allocations, so one full collection per
+    ``nodes // 100`` middle ones is about one per ten times the graph's size.
+    """
+    global _paced_from, _counted_from, _recount
+    if _recount:
+        _counted_from, _recount = sequence_nr, False
+    nodes = sequence_nr - _counted_from
+    if nodes < PACE_FROM:
+        return
+    if _paced_from is None:
+        _paced_from = gc.get_threshold()
+    *young, full = _paced_from
+    gc.set_threshold(*young, min(PACED_THRESHOLD_CAP, max(full, nodes // 100)))
+
+
+def graph_released():
+    """A backward pass freed its graph: count again from here, with the user's thresholds."""
+    global _paced_from, _recount
+    _recount = True
+    if _paced_from is not None:
+        gc.set_threshold(*_paced_from)
+        _paced_from = None

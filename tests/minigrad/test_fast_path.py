@@ -1,0 +1,144 @@
+"""minigrad/fast_path.py: the speed tricks change nothing a user can see.
+
+A leaf keeps a gradient without a copy only when nobody else can see it (else two
+``.grad`` would share memory, or a later in-place accumulation would change a tensor
+the user holds); NumPy's warnings are off only inside minigrad's own calls; the
+garbage collector's thresholds come back after a long graph is freed.
+"""
+
+import gc
+import warnings
+
+import numpy as np
+import pytest
+
+import minigrad
+from minigrad import fast_path, graph
+
+
+def _leaves():
+    return (minigrad.tensor([1.0, 2.0, 3.0], requires_grad=True),
+            minigrad.tensor([4.0, 5.0, 6.0], requires_grad=True))
+
+
+@pytest.fixture
+def copies(monkeypatch):
+    """Counts the new ``.grad`` buffers ``accumulate_grad`` allocates to copy a gradient into."""
+    made = []
+    real = graph._laid_out_like
+
+    def counting(array):
+        made.append(array.shape)
+        return real(array)
+
+    monkeypatch.setattr(graph, "_laid_out_like", counting)
+    return made
+
+
+def test_a_fresh_gradient_becomes_grad_without_a_copy(copies):
+    a, b = _leaves()
+    (a * b).sum().backward()
+    assert copies == []  # grad * b and grad * a are new arrays, each going to one leaf
+    np.testing.assert_array_equal(a.grad.numpy(), [4.0, 5.0, 6.0])
+    np.testing.assert_array_equal(b.grad.numpy(), [1.0, 2.0, 3.0])
+
+
+def test_one_gradient_sent_to_two_leaves_is_copied(copies):
+    a, b = _leaves()
+    (a + b).sum().backward()  # AddBackward passes the same gradient to both
+    assert len(copies) == 2
+    assert not np.shares_memory(a.grad.numpy(), b.grad.numpy())
+    (a + b).sum().backward()
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 2.0, 2.0])
+    np.testing.assert_array_equal(b.grad.numpy(), [2.0, 2.0, 2.0])
+
+
+def test_the_users_gradient_is_copied():
+    a, _ = _leaves()
+    given = minigrad.tensor([1.0, 1.0, 1.0])
+    a.clone().backward(given)  # CloneBackward passes it on unchanged
+    a.clone().backward(given)  # accumulates in place into .grad: must not change `given`
+    np.testing.assert_array_equal(given.numpy(), [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(a.grad.numpy(), [2.0, 2.0, 2.0])
+
+
+def test_a_gradient_a_hook_kept_is_copied():
+    a, b = _leaves()
+    seen = []
+    a.register_hook(lambda grad: seen.append(grad))
+    (a * b).sum().backward()
+    (a * b).sum().backward()
+    np.testing.assert_array_equal(seen[0].numpy(), [4.0, 5.0, 6.0])  # unchanged by the second pass
+    np.testing.assert_array_equal(a.grad.numpy(), [8.0, 10.0, 12.0])
+
+
+def test_gradients_a_node_post_hook_kept_are_copied():
+    a, b = _leaves()
+    seen = []
+    y = a * b
+    y.grad_fn.register_hook(lambda grad_inputs, grad_outputs: seen.append(grad_inputs))
+    y.sum().backward()
+    a.grad.add_(1.0)  # changes .grad in place: what the hook kept must not follow
+    np.testing.assert_array_equal(seen[0][0].numpy(), [4.0, 5.0, 6.0])
+
+
+def test_a_custom_functions_gradient_is_copied():
+    held = minigrad.tensor([7.0, 8.0, 9.0])
+
+    class Returns(minigrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad):
+            return held  # a tensor the user holds
+
+    a, _ = _leaves()
+    Returns.apply(a).sum().backward()
+    Returns.apply(a).sum().backward()
+    np.testing.assert_array_equal(held.numpy(), [7.0, 8.0, 9.0])
+    np.testing.assert_array_equal(a.grad.numpy(), [14.0, 16.0, 18.0])
+
+
+def test_retain_grad_and_the_leaf_do_not_share():
+    a, _ = _leaves()
+    y = a * 2.0
+    y.retain_grad()
+    z = y * 1.0
+    z.backward(minigrad.ones(3))
+    assert not np.shares_memory(y.grad.numpy(), a.grad.numpy())
+
+
+def test_numpy_warnings_stay_on_outside_minigrad():
+    big = minigrad.tensor([3e38])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert minigrad.isinf(big * big).item()  # no warning from minigrad, as from PyTorch
+    with pytest.warns(RuntimeWarning, match="overflow"):
+        np.float32(3e38) * np.float32(3e38)  # the user's own NumPy settings are back
+
+
+def test_a_long_graph_makes_full_collections_rarer_until_backward():
+    user = gc.get_threshold()
+    gc.set_threshold(500, 9, 8)
+    try:
+        x = minigrad.tensor(1.0, requires_grad=True)
+        y = x
+        for _ in range(fast_path.PACE_FROM + 2 * fast_path.PACE_EVERY):  # (counting starts at a multiple)
+            y = y * 1.0
+        assert gc.get_threshold()[:2] == (500, 9)  # young collections as the user set them
+        assert gc.get_threshold()[2] > 8
+        y.backward()
+        assert gc.get_threshold() == (500, 9, 8)
+        assert x.grad.item() == 1.0
+    finally:
+        gc.set_threshold(*user)
+
+
+def test_a_training_steps_graph_leaves_the_collector_alone():
+    before = gc.get_threshold()
+    a, b = _leaves()
+    for _ in range(50):
+        (a * b).sum().backward()
+    assert gc.get_threshold() == before
