@@ -186,7 +186,7 @@ class ReadyQueue:
                 grads[output_nr] = grad
             else:
                 grads[output_nr] = grads[output_nr] + grad
-                if self.fresh is not None:
+                if self.fresh is not None and type(node) is AccumulateGrad:
                     self.fresh.add(grads[output_nr])
         self.pending[node] -= 1
         if self.pending[node] == 0:
@@ -309,6 +309,8 @@ def _receive(node, grads, plan, write, inputs):
         (grads, accumulated, captured) for the step record.
     """
     accumulated, captured = [], []
+    if not (plan.captures or node._retain_grad or node._tensor_hooks(0)) and node.num_outputs == 1:
+        return grads, accumulated, captured  # the common case: nothing to do here
     for output_nr, grad in enumerate(grads):
         if grad is None:
             continue
@@ -420,13 +422,16 @@ class _GradWriter:
         self.fresh = None if create_graph or self.record_values else FreshGradients()
 
     def computed(self, node, grad_inputs, grad_outputs):
-        """``node``'s formula returned ``grad_inputs``: the new ones are the engine's own.
+        """``node``'s formula returned ``grad_inputs``: the new ones that go to a leaf are the engine's own.
 
         Not a custom Function's (its backward may return a tensor the user holds), nor those
         a node post-hook will see.
         """
-        if self.fresh is not None and node.computes_only_wanted_gradients and not node._post_hooks:
-            self.fresh.add_results(grad_inputs, grad_outputs)
+        if self.fresh is None or not node.computes_only_wanted_gradients or node._post_hooks:
+            return
+        for grad, (child, _) in zip(grad_inputs, node.next_functions):
+            if grad is not None and type(child) is AccumulateGrad:
+                self.fresh.add_result(grad, grad_inputs, grad_outputs)
 
     def seen_by_hooks(self, grads):
         """A hook is about to see ``grads``: it may keep them."""

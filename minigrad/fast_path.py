@@ -16,10 +16,12 @@ forward, backward. Each was kept because a benchmark showed it pays
    False (grad mode off, or no input requires grad, which is every op inside a
    plain backward pass), an op is its forward and one Tensor wrapper: no node
    is linked, nothing is saved.
-3. ``FreshGradients``: the engine's record of the gradients nobody else can
+3. ``broadcast_view``: ``np.broadcast_to`` without its Python overhead
+   (``expand``, and the backward of every sum and mean).
+4. ``FreshGradients``: the engine's record of the gradients nobody else can
    see, so that a leaf keeps its first gradient as ``.grad`` without a copy,
    as PyTorch does.
-4. ``pace_collector`` / ``graph_released``: Python's cyclic garbage collector
+5. ``pace_collector`` / ``graph_released``: Python's cyclic garbage collector
    scans a growing graph again and again, though the graph has no cycles; its
    full collections come rarer while a long graph lives.
 """
@@ -66,7 +68,41 @@ def is_recorded(inputs):
     return False
 
 
-# --- 3. no needless gradient copy ----------------------------------------------------------
+# --- 3. cheap broadcast views ------------------------------------------------------------
+def broadcast_view(array, shape):
+    """``np.broadcast_to(array, shape)``: a read-only view, built by the array constructor.
+
+    ``np.broadcast_to`` is written in Python and costs several times the view it makes
+    (``expand``, and the backward of every sum and mean, make one). For a C-contiguous array
+    the view's strides are simple: 0 along every dimension that is added or of size 1, the
+    array's own stride elsewhere. (``setflags`` makes it read-only at a third of the cost of
+    ``flags.writeable = False``.)
+
+    Raises:
+        ValueError: if ``array`` does not broadcast to ``shape`` (as ``np.broadcast_to``).
+
+    >>> import numpy as np
+    >>> broadcast_view(np.arange(3.0), (2, 3))
+    array([[0., 1., 2.],
+           [0., 1., 2.]])
+    """
+    lead = len(shape) - array.ndim
+    if lead < 0 or not array.flags.c_contiguous or array.size == 0:
+        return np.broadcast_to(array, shape)
+    strides = [0] * lead
+    for size, wanted, stride in zip(array.shape, shape[lead:], array.strides):
+        if size == 1:
+            strides.append(0)  # (also where nothing is repeated: np.broadcast_to's strides)
+        elif size == wanted:
+            strides.append(stride)
+        else:
+            raise ValueError(f"cannot broadcast shape {array.shape} to {shape}")
+    view = np.ndarray(shape, array.dtype, array, 0, strides)
+    view.setflags(write=False)
+    return view
+
+
+# --- 4. no needless gradient copy ----------------------------------------------------------
 class FreshGradients:
     """The gradients of one backward pass that nothing outside the engine can see.
 
@@ -87,15 +123,13 @@ class FreshGradients:
         """``grad`` was just made by the engine (a sum of two gradients)."""
         self._fresh[id(grad)] = grad
 
-    def add_results(self, grad_inputs, grad_outputs):
-        """Note the gradients a built-in node's formula returned that are new and go to one input.
+    def add_result(self, grad, grad_inputs, grad_outputs):
+        """Note ``grad``, one of the gradients a built-in node's formula returned, if it is new.
 
-        A result that is one of the node's incoming gradients, or returned for two inputs, is
-        not fresh. (Whether its array is shared with another tensor, ``take`` checks.)
+        One that is among the node's incoming gradients, or returned for two inputs, is not.
+        (Whether its array is shared with another tensor, ``take`` checks.)
         """
-        for grad in grad_inputs:
-            if grad is None or _holds(grad_outputs, grad) or _holds(grad_inputs, grad) > 1:
-                continue
+        if not _holds(grad_outputs, grad) and _holds(grad_inputs, grad) == 1:
             self._fresh[id(grad)] = grad
 
     def forget(self, grads):
@@ -142,7 +176,7 @@ _ARRAY_REFS_WHEN_ALONE = 3
 _BASE_REFS_WHEN_ALONE = 3
 
 
-# --- 4. the garbage collector and long graphs ----------------------------------------------
+# --- 5. the garbage collector and long graphs ----------------------------------------------
 # minigrad's graph holds no reference cycles (a node keeps its own output as an array, not as
 # the Tensor that points back at it; a leaf knows its AccumulateGrad only weakly), so reference
 # counting frees a graph as soon as the last tensor on it goes. Python's cyclic collector does

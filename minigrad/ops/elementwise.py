@@ -9,6 +9,7 @@ down (see ``engine.fit_gradients``), so the formulas here stay the textbook ones
 import numpy as np
 
 from .. import dtypes, messages
+from ..fast_path import broadcast_view
 from ..graph import Node
 from ..tensor import Tensor
 from .operands import as_tensor, broadcast_error, check_operand, is_operand, normalize_dim, promote
@@ -443,7 +444,7 @@ class Where(Node):
         return np.where(condition, x, y)
 
     def backward(self, grad):
-        keep = Tensor._wrap(np.broadcast_to(self._array("condition"), grad.shape))
+        keep = Tensor._wrap(broadcast_view(self._array("condition"), grad.shape))
         zero = grad * 0
         return where(keep, grad, zero), where(keep, zero, grad)
 

@@ -9,6 +9,7 @@ Their backward rearranges the gradient the opposite way.
 import numpy as np
 
 from .. import dtypes, messages
+from ..fast_path import broadcast_view
 from ..graph import Node
 from ..grad_mode import _state
 from ..tensor import Tensor
@@ -146,7 +147,7 @@ class Expand(Node):
         self.shape = x.shape
         if shape == x.shape:
             return x.view()  # nothing repeated: a plain, writable view (as PyTorch's)
-        return np.broadcast_to(x, shape)
+        return broadcast_view(x, shape)
 
     def backward(self, grad):
         return grad.sum_to_size(self.shape)
@@ -443,7 +444,7 @@ class MaskedFill(Node):
         return np.where(mask, np.asarray(value, dtype=x.dtype), x)
 
     def backward(self, grad):
-        return grad.masked_fill(Tensor._wrap(np.broadcast_to(self._array("mask"), grad.shape)), 0)
+        return grad.masked_fill(Tensor._wrap(broadcast_view(self._array("mask"), grad.shape)), 0)
 
 
 class Sort(Node):
