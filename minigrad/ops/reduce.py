@@ -465,7 +465,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 def sum_to_size(input, *size):
     """Sum ``input`` down to ``size``, which it must broadcast from (the adjoint of broadcasting)."""
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else tuple(size)
-    if input.shape == shape:
+    if input._data.shape == shape:
         return input
     # NumPy's broadcasting rule, aligned from the right: each dim of `shape` is 1 or matches.
     if len(shape) > input.ndim or not all(s == 1 or s == n for s, n in zip(shape[::-1], input.shape[::-1])):

@@ -614,7 +614,7 @@ def expand(input, *sizes):
         raise RuntimeError(
             f"expand({name}, size={list(sizes)}): the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})")
-    shape = tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    shape = sizes if -1 not in sizes else tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     try:
         return _as_view_of(Expand.apply(input, shape=shape), input)
     except ValueError:
