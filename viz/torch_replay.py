@@ -14,7 +14,8 @@ The pass itself is ``torch.autograd.grad(root, leaves, retain_graph=True)``:
 the same nodes as ``root.backward()``, in the same order, but no leaf's
 ``.grad`` is written and no saved tensor freed. It does write the ``.grad`` of
 ``retain_grad()`` tensors, so those are put back afterwards (found with
-``gc``: the graph does not lead to them). Each step becomes a
+``gc``: the graph does not lead to them); their steps still show what
+``backward()`` adds into them. Each step becomes a
 ``minigrad.engine.BackwardStep``, the record minigrad's engine yields, with
 what ``backward()`` would do there: the leaf's ``.grad`` before and after, and
 (for ``retain_graph=False``) the saved tensors it would free.
@@ -81,7 +82,7 @@ def replay(root, gradient=None, retain_graph=False, inputs=None):
         for tensor, grad in retained:  # the retain_grad() hooks ran: their .grad goes back as it was
             tensor.grad = grad
     root_grad = torch.ones_like(root) if gradient is None else gradient
-    steps, first, changes = _steps(root, nodes, records, retain_graph)
+    steps, first, changes = _steps(root, nodes, records, retain_graph, [tensor for tensor, _ in retained])
     return nodes, steps, first, changes, (root_grad,)
 
 
@@ -121,8 +122,15 @@ def _retained_grads(torch, nodes):
     return found
 
 
-def _steps(root, nodes, records, retain_graph):
-    """The records as ``BackwardStep`` s, with the dependency counts PyTorch keeps (one per edge)."""
+def _steps(root, nodes, records, retain_graph, retaining):
+    """The records as ``BackwardStep`` s, with the dependency counts PyTorch keeps (one per edge).
+
+    ``retaining``: the ``retain_grad()`` tensors; ``backward()`` adds into their ``.grad``
+    the gradient of their output of the node that made them, when that node runs.
+    """
+    retained_by = {}
+    for tensor in retaining:
+        retained_by.setdefault(tensor.grad_fn, []).append(tensor)
     counts = Counter(child for fn in nodes for child, _ in fn.next_functions if child is not None)
     first = {root.grad_fn: 0, **counts}
     live = dict(first)
@@ -137,7 +145,10 @@ def _steps(root, nodes, records, retain_graph):
         accumulated, released = (), ()
         if _is_sink(fn):
             accumulated = (_accumulation(fn.variable, grad_outputs[0]),)
-        elif not retain_graph:
+        else:
+            accumulated = tuple(_accumulation(tensor, grad_outputs[tensor.output_nr])
+                                for tensor in retained_by.get(fn, ()) if grad_outputs[tensor.output_nr] is not None)
+        if not _is_sink(fn) and not retain_graph:
             released = tuple(label.removeprefix("_saved_")
                              for label, state, _, _ in view.node(fn).saved_boxes() if state == "saved")
         steps.append(BackwardStep(index, fn, True, grad_outputs, grad_inputs, accumulated, (), released, live))
@@ -146,7 +157,9 @@ def _steps(root, nodes, records, retain_graph):
 
 
 def _accumulation(leaf, grad):
-    """``(leaf, before, after)``: its ``.grad`` now and after ``backward()`` adds ``grad``, as NumPy arrays."""
+    """``(leaf, before, after)``: its ``.grad`` now and after ``backward()`` adds ``grad``, as NumPy arrays.
+
+    (``leaf`` may also be a ``retain_grad()`` tensor: its ``.grad`` is kept the same way.)"""
     incoming = grad.detach().numpy().astype(leaf.detach().numpy().dtype, copy=True)
     if leaf.grad is None:
         return leaf, None, incoming

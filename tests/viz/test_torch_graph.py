@@ -230,6 +230,15 @@ def into_one_leaf(lib):  # backward(inputs=[w]): only the nodes on a path to w r
     return loss, {"inputs": [w]}
 
 
+def with_retained(lib):  # h.retain_grad(): backward() also adds into h.grad, at the node that made h
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    w = lib.tensor([0.5, -1.0], requires_grad=True)
+    h = x * w
+    h.retain_grad()
+    loss = (h.exp() * h).sum()
+    return loss, {}
+
+
 def numbers(tensors):
     """Gradients as nested lists (None where no gradient flows), from minigrad's or PyTorch's tensors."""
     return [None if t is None else (t._data if isinstance(t, minigrad.Tensor) else t.detach().numpy()).tolist()
@@ -257,7 +266,7 @@ def stepped(program, **options):
     return found
 
 
-@pytest.mark.parametrize("program", [engine_inside, shared_and_accumulating, into_one_leaf])
+@pytest.mark.parametrize("program", [engine_inside, shared_and_accumulating, into_one_leaf, with_retained])
 @pytest.mark.parametrize("retain_graph", [False, True])
 def test_a_pytorch_backward_steps_as_the_same_program_in_minigrad(program, retain_graph):
     (mini, mini_records, mini_frames, mini_texts), (real, records, frames, texts) = stepped(
@@ -273,6 +282,23 @@ def test_a_pytorch_backward_steps_as_the_same_program_in_minigrad(program, retai
         assert same_numbers([r.after for r in ours], [r.after for r in theirs])
     assert any(mini_records) and (retain_graph or any(s.released for s in real))  # not a comparison of nothing
     assert frames == mini_frames and texts == mini_texts  # the same pictures and panels, frame by frame
+
+
+def test_a_retain_grad_tensor_of_a_pytorch_graph_shows_what_backward_adds_to_it():
+    import math
+
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    w = torch.tensor([0.5, -1.0], requires_grad=True)
+    h = x * w
+    h.retain_grad()
+    loss = (h.exp() * h).sum()
+    stepper = viz.Stepper(loss)
+    (record,) = [r for records in stepper.accumulations for r in records if r.tensor is h]
+    assert record.label == "h" and record.before is None and h.grad is None
+    loss.backward()
+    expected = [(1 + v) * math.exp(v) for v in (0.5, -2.0)]  # d loss/d h = (1 + h) e^h, by hand
+    assert record.after.tolist() == pytest.approx(expected)
+    assert h.grad.tolist() == pytest.approx(record.after.tolist())  # what backward() wrote
 
 
 def test_the_steps_are_pytorchs_own():
