@@ -380,16 +380,20 @@ class GraphCheckReport:
     def __repr__(self):
         return f"<GraphCheckReport: {'ok' if self.ok else self.node_name or 'not ok'}>"
 
-    def picture(self, legend=True):
+    def picture(self, legend=True, timeout=None):
         """The loss's graph with the wrong node marked ``failed`` and the message as title.
+
+        Args:
+            legend: draw the legend.
+            timeout: seconds the layout may take (as in ``viz.draw``; default ``MINIGRAD_VIZ_TIMEOUT``).
 
         Returns:
             viz.render.Picture
         """
-        return _picture(self.loss, self._names, self.first_wrong, self.message, legend)
+        return _picture(self.loss, self._names, self.first_wrong, self.message, legend, timeout)
 
 
-def _picture(root, names, failed, title, legend):
+def _picture(root, names, failed, title, legend, timeout):
     from viz.dot import to_dot
     from viz.graph import trace
     from viz.render import Picture
@@ -398,7 +402,7 @@ def _picture(root, names, failed, title, legend):
     if failed is not None and id(failed) in data.ids:
         data.node(data.ids[id(failed)]).state = "failed"
     data.title = title
-    return Picture(to_dot(data, legend=legend), data.summary())
+    return Picture(to_dot(data, legend=legend), data.summary(), timeout=timeout)
 
 
 def _names_for(root, nodes, names, frame):
@@ -507,13 +511,17 @@ class GradComparison:
     def __repr__(self):
         return f"<GradComparison: {'ok' if self.ok else self.leaf_name or 'not ok'}>"
 
-    def picture(self, legend=True):
+    def picture(self, legend=True, timeout=None):
         """The student's graph with the node where things go wrong marked ``failed``.
+
+        Args:
+            legend: draw the legend.
+            timeout: seconds the layout may take (as in ``viz.draw``; default ``MINIGRAD_VIZ_TIMEOUT``).
 
         Returns:
             viz.render.Picture
         """
-        return _picture(self.loss, self._names, self.first_wrong, self.message, legend)
+        return _picture(self.loss, self._names, self.first_wrong, self.message, legend, timeout)
 
 
 def _build(build_graph):

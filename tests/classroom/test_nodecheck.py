@@ -464,6 +464,16 @@ def test_the_picture_marks_the_wrong_node_failed():
     assert 'class="leaf"' in dot and "the backward failed at this node" in dot  # the legend row
 
 
+def test_the_picture_takes_a_render_time_limit_like_viz_draw():
+    x = _x(0.5, -1.0)
+    with classroom.recording():
+        loss = Square.apply(x).sum()
+    report = classroom.check_graph(loss)
+    assert report.picture(timeout=7).timeout == 7
+    with pytest.raises(ValueError, match="positive number of seconds"):
+        report.picture(timeout=0)  # refused when the picture is made, as viz.draw refuses it
+
+
 def test_a_passing_picture_has_no_failed_node():
     x = _x(0.5, -1.0)
     with classroom.recording():
