@@ -281,6 +281,9 @@ def _legend(data, rows=None):
     if not rows:
         return None
     cells = []
+    # Graphviz measures the text in Helvetica, but a browser without it draws a wider sans-serif
+    # (DejaVu Sans, about 12% wider): an empty last column keeps the longest line inside the box.
+    room = round(0.12 * 5.6 * max(len(STYLE[key][1]) for key in rows))
     for key in rows:
         attributes, text = STYLE[key]
         if key.startswith("edge:"):
@@ -299,9 +302,9 @@ def _legend(data, rows=None):
             mark = MARK.get(key.partition(":")[2], "")
             face = f'<FONT POINT-SIZE="{MIN_FONT_SIZE}" COLOR="{style.get("fontcolor", "#000000")}">{_html(mark)}</FONT>'
             swatch = f'<TD WIDTH="34" BGCOLOR="{fill}" COLOR="{border}" BORDER="{width}">{face if mark else " "}</TD>'
-        cells.append(f'<TR>{swatch}<TD ALIGN="LEFT">{_html(text)}</TD></TR>')
+        cells.append(f'<TR>{swatch}<TD ALIGN="LEFT">{_html(text)}</TD><TD WIDTH="{room}"></TD></TR>')
     table = ('<TABLE STYLE="rounded" BORDER="1" COLOR="#bbbbbb" CELLBORDER="0" CELLSPACING="3" CELLPADDING="2">'
-             '<TR><TD COLSPAN="2" ALIGN="LEFT"><B>legend</B></TD></TR>' + "".join(cells) + "</TABLE>")
+             '<TR><TD COLSPAN="3" ALIGN="LEFT"><B>legend</B></TD></TR>' + "".join(cells) + "</TABLE>")
     return f'<FONT POINT-SIZE="{MIN_FONT_SIZE}">{table}</FONT>'
 
 

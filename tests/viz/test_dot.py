@@ -24,7 +24,8 @@ from viz.graph import GraphData, VizEdge, VizNode
 NODE_LINE = re.compile(r"^  (n\d+) \[(.*)\];$")
 EDGE_LINE = re.compile(r"^  (n\d+) -> (n\d+) \[(.*)\];$")
 ATTRIBUTE = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
-LEGEND_ROW = re.compile(r'<TR>(<TD WIDTH="34"[^>]*>.*?</TD>)<TD ALIGN="LEFT">(.*?)</TD></TR>')
+# A row: the swatch, the text, and an empty cell that leaves room for a wider browser font.
+LEGEND_ROW = re.compile(r'<TR>(<TD WIDTH="34"[^>]*>.*?</TD>)<TD ALIGN="LEFT">(.*?)</TD><TD WIDTH="\d+"></TD></TR>')
 SVG = "{http://www.w3.org/2000/svg}"
 
 
