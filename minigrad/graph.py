@@ -275,9 +275,12 @@ class Node:
         self._sequence_nr = sequence_nr = next(_sequence)
         if not sequence_nr % PACE_EVERY:
             pace_collector(sequence_nr)  # a long graph: see fast_path
-        self.next_functions = tuple([t._gradient_edge() for t in inputs])
-        needs = self.needs_input_grad = tuple([t._requires_grad for t in inputs])
-        self._input_meta = tuple([(t._data.shape, t._data.dtype) for t in inputs])
+        edges, needs, meta = [], [], []
+        for t in inputs:
+            edges.append(t._gradient_edge())
+            needs.append(t._requires_grad)
+            meta.append((t._data.shape, t._data.dtype))
+        self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
         result._grad_fn = self
         if self._save_plan:
