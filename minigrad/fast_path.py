@@ -189,7 +189,7 @@ _BASE_REFS_WHEN_ALONE = 3
 # makes are still found, most of them as soon as ever; only those that lived long wait longer.
 # The user's thresholds come back when a backward pass frees the graph.
 
-#: Recorded nodes between two looks at the collector (a power of two: a mask tests it).
+#: Recorded nodes between two looks at the collector (``Node._connect`` counts them).
 PACE_EVERY = 4096
 #: Graphs smaller than this (training steps) leave the collector alone.
 PACE_FROM = PACE_EVERY * 4
