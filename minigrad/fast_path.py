@@ -39,6 +39,8 @@ except ImportError:  # NumPy 1.x: the public context manager
     _extobj_contextvar = None
 
 if _extobj_contextvar is not None:
+    # (Built at import: the buffer size and error callback of that moment ride along, which
+    # only matters to the warnings, and those are all off.)
     _IGNORE_ALL = _make_extobj(all="ignore")
     #: ``token = warnings_off()`` ... ``warnings_back(token)``: NumPy's floating-point warnings
     #: off in between (a try/finally around the NumPy call, written where it is used: a call
