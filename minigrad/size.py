@@ -38,7 +38,8 @@ class Size(tuple):
     # As PyTorch: slicing, adding and repeating a Size give a Size.
     def __getitem__(self, index):
         item = tuple.__getitem__(self, index)
-        return Size(item) if isinstance(index, slice) else item
+        # (A slice of checked ints needs no second check: ``x.shape[1:]`` is common.)
+        return tuple.__new__(Size, item) if isinstance(index, slice) else item
 
     def __add__(self, other):
         if not isinstance(other, tuple):

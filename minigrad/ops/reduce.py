@@ -34,8 +34,12 @@ def _kept_shape(shape, axes):
 
 
 def _expand_back(grad, shape, axes, keepdim):
-    """Undo a reduction's shape: put the reduced axes back (size 1), then broadcast."""
-    if not keepdim:
+    """Undo a reduction's shape: put the reduced axes back (size 1), then broadcast.
+
+    After a reduction over every axis the gradient is 0-d, which broadcasts as it is
+    (PyTorch's ``SumBackward0`` is a bare ``expand`` too).
+    """
+    if not keepdim and axes is not None:
         grad = grad.reshape(_kept_shape(shape, axes))
     return grad.expand(shape)
 
@@ -65,8 +69,8 @@ class SumToSize(Node):
     def forward(self, x, shape):
         self.shape = x.shape
         lead = x.ndim - len(shape)
-        axes = tuple(range(lead)) + tuple(lead + i for i, n in enumerate(shape) if n == 1 and x.shape[lead + i] != 1)
-        return np.asarray(x.sum(axis=axes, keepdims=True).reshape(shape))
+        axes = [*range(lead)] + [lead + i for i, n in enumerate(shape) if n == 1 and x.shape[lead + i] != 1]
+        return np.asarray(x.sum(axis=tuple(axes), keepdims=True).reshape(shape))
 
     def backward(self, grad):
         return grad.expand(self.shape)
@@ -465,11 +469,13 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
 def sum_to_size(input, *size):
     """Sum ``input`` down to ``size``, which it must broadcast from (the adjoint of broadcasting)."""
     shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else tuple(size)
-    if input._data.shape == shape:
+    have = input._data.shape  # (a plain tuple: the engine calls this for every broadcast input)
+    if have == shape:
         return input
     # NumPy's broadcasting rule, aligned from the right: each dim of `shape` is 1 or matches.
-    if len(shape) > input.ndim or not all(s == 1 or s == n for s, n in zip(shape[::-1], input.shape[::-1])):
-        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(input.shape)}}}.")
+    lead = len(have) - len(shape)
+    if lead < 0 or not all([s == 1 or s == n for s, n in zip(shape, have[lead:])]):
+        raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
     return SumToSize.apply(input, shape=shape)
 
 

@@ -142,3 +142,37 @@ def test_a_training_steps_graph_leaves_the_collector_alone():
     for _ in range(50):
         (a * b).sum().backward()
     assert gc.get_threshold() == before
+
+
+# --- the cheaper sum_to_size and full-reduction backward give what PyTorch gives -------------
+@pytest.mark.parametrize("shape, size", [((5, 4), (4,)), ((5, 4), (1, 4)), ((3, 1, 4), (1, 4)),
+                                         ((3, 2, 4), (2, 1)), ((2, 3), (2, 3)), ((), ())])
+def test_sum_to_size_sums_what_broadcasting_repeated(shape, size):
+    torch = pytest.importorskip("torch")
+    values = np.arange(int(np.prod(shape)), dtype=np.float32).reshape(shape)
+    expected = torch.tensor(values).sum_to_size(size).numpy()
+    got = minigrad.tensor(values).sum_to_size(size)
+    assert got.shape == expected.shape
+    np.testing.assert_array_equal(got.numpy(), expected)
+
+
+@pytest.mark.parametrize("shape, size", [((2, 3), (3, 2)), ((2,), (2, 2)), ((4, 3), (2, 3))])
+def test_sum_to_size_refuses_a_shape_that_does_not_broadcast_as_pytorch(shape, size):
+    torch = pytest.importorskip("torch")
+    with pytest.raises(RuntimeError) as expected:
+        torch.zeros(shape).sum_to_size(size)
+    with pytest.raises(RuntimeError) as got:
+        minigrad.zeros(shape).sum_to_size(size)
+    assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean"])
+def test_a_full_reductions_gradient_is_broadcast_from_0_d(reduce):
+    # d/dx of sum(x) is ones; of mean(x), 1/6; and a second derivative through it is zero.
+    x = minigrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+    (grad,) = minigrad.autograd.grad(getattr(x * x, reduce)(), x, create_graph=True)
+    scale = 1.0 if reduce == "sum" else 1 / 6
+    np.testing.assert_allclose(grad.detach().numpy(), 2 * scale * x.detach().numpy(), rtol=1e-6)
+    (second,) = minigrad.autograd.grad(grad.sum(), x)
+    np.testing.assert_allclose(second.numpy(), np.full((2, 3), 2 * scale, np.float32), rtol=1e-6)
+    assert minigrad.tensor([3.0]).shape[:0] == ()  # (a slice of a Size is a Size of the same ints)
