@@ -147,7 +147,7 @@ class FreshGradients:
         it, no view of it exists: its reference count says so), laid out as a new ``.grad``
         would be (C order, or the leaf's own order) and writable (a broadcast view is not).
         """
-        if self._fresh.pop(id(grad), None) is None:
+        if self._fresh.pop(id(grad), None) is None or not _REFCOUNTS_TELL:
             return False
         array = grad._data
         if (sys.getrefcount(array) > _ARRAY_REFS_WHEN_ALONE or not array.flags.writeable
@@ -170,12 +170,37 @@ def _holds(grads, grad):
     return count
 
 
-#: ``sys.getrefcount(array)`` inside ``FreshGradients.take`` when one tensor alone holds the
-#: array: its ``_data``, the local name, and getrefcount's own argument.
-_ARRAY_REFS_WHEN_ALONE = 3
-#: ... and of its base, when the array is a view and the only one: its ``.base``, the local
-#: name, getrefcount's argument.
-_BASE_REFS_WHEN_ALONE = 3
+def _reference_counts(holder):
+    """``sys.getrefcount`` of ``holder._data`` and of its base, read the way ``take`` reads them."""
+    array = holder._data
+    base = array.base
+    return sys.getrefcount(array), sys.getrefcount(base)
+
+
+def _calibrate():
+    """``(array refs, base refs, reliable)`` when one tensor alone holds a gradient, measured here.
+
+    The numbers depend on how the running CPython counts references (3.14 counts a local name
+    less often than 3.11, say), so they are measured by the same code shape ``take`` uses, not
+    written down. If one more holder does not raise both counts, ``take`` cannot tell a shared
+    gradient from a fresh one, and every gradient is copied, as before this trick.
+    """
+    class Holder:
+        pass
+
+    alone, other = Holder(), Holder()
+    alone._data = np.ones((2, 3)).T  # a view, so that its base is counted too
+    array_refs, base_refs = _reference_counts(alone)
+    other._data = alone._data  # a second holder of the same array ...
+    shared_array_refs, _ = _reference_counts(alone)
+    other._data = alone._data.base.T  # ... or of another view of the same memory
+    _, shared_base_refs = _reference_counts(alone)
+    return array_refs, base_refs, shared_array_refs > array_refs and shared_base_refs > base_refs
+
+
+#: ``sys.getrefcount`` of a gradient's array (and of its base, for a view) inside
+#: ``FreshGradients.take`` when one tensor alone holds it, and whether an extra holder shows.
+_ARRAY_REFS_WHEN_ALONE, _BASE_REFS_WHEN_ALONE, _REFCOUNTS_TELL = _calibrate()
 
 
 # --- 5. the garbage collector and long graphs ----------------------------------------------

@@ -43,6 +43,26 @@ def test_a_fresh_gradient_becomes_grad_without_a_copy(copies):
     np.testing.assert_array_equal(b.grad.numpy(), [1.0, 2.0, 3.0])
 
 
+def test_where_reference_counts_cannot_tell_every_gradient_is_copied(copies, monkeypatch):
+    monkeypatch.setattr(fast_path, "_REFCOUNTS_TELL", False)  # as on a CPython that hides a holder
+    a, b = _leaves()
+    (a * b).sum().backward()
+    assert len(copies) == 2
+    np.testing.assert_array_equal(a.grad.numpy(), [4.0, 5.0, 6.0])
+
+
+def test_the_reference_counts_take_compares_are_measured_on_this_python():
+    class Holder:
+        pass
+
+    alone, other = Holder(), Holder()
+    alone._data = np.zeros((3, 2)).T
+    counts = fast_path._reference_counts(alone)
+    assert counts == (fast_path._ARRAY_REFS_WHEN_ALONE, fast_path._BASE_REFS_WHEN_ALONE)
+    other._data = alone._data
+    assert fast_path._reference_counts(alone)[0] > fast_path._ARRAY_REFS_WHEN_ALONE  # one more holder shows
+
+
 def test_one_gradient_sent_to_two_leaves_is_copied(copies):
     a, b = _leaves()
     (a + b).sum().backward()  # AddBackward passes the same gradient to both
