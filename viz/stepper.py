@@ -27,8 +27,8 @@ nothing is accumulated.
 A ``torch.Tensor`` root steps through PyTorch's own backward: its order and
 its gradients, read through hooks by ``viz.torch_replay`` (which also leaves
 your tensors as they were); the frames and texts are the same as for the same
-program in minigrad. Not shown there: ``retain_grad()`` tensors' ``.grad``
-writes, and non-leaf ``inputs=``.
+program in minigrad (``retain_grad()`` tensors, ``inputs=`` and a leaf as the
+root included).
 
 Two ways to look at the frames:
 
@@ -187,7 +187,7 @@ class Stepper:
         self._base = trace(root, names=found, values=values, grads=True, saved=True, max_nodes=max_nodes,
                            collapse=collapse)
         self._boxes = {node.id: node for node in self._base.nodes}
-        self._ids = _viz_ids(root, self._base)
+        self._ids = _viz_ids(root, self._base, self.steps)
         self._step_of = {step.node: k for k, step in enumerate(self.steps)}
         self._label = {fn: self._describe(fn) for fn in self._ids}
 
@@ -678,11 +678,11 @@ def _sends_nothing_on(step):
     return bool(step.captured) and not any(grad is not None for grad in step.grad_inputs)
 
 
-def _viz_ids(root, data):
+def _viz_ids(root, data, steps):
     """``{engine node: VizNode id}`` for the picture ``trace(root)`` drew (many nodes may share a box)."""
     ids = {fn: data.ids[id(fn)] for fn in walk(root.grad_fn) if id(fn) in data.ids}
-    if root.grad_fn is None:
-        ids[root._gradient_edge()[0]] = data.nodes[0].id  # a leaf root: its box is the output's
+    if root.grad_fn is None and steps:  # a leaf root: its AccumulateGrad is the one step; its box the output's
+        ids[steps[0].node] = data.nodes[0].id
     return ids
 
 

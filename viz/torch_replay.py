@@ -41,12 +41,15 @@ def replay(root, gradient=None, retain_graph=False, inputs=None):
     """Run PyTorch's backward of ``root`` through hooks, changing none of its tensors.
 
     Args:
-        root: a ``torch.Tensor`` with a ``grad_fn``.
+        root: a ``torch.Tensor`` that requires grad (a leaf root: its
+            ``AccumulateGrad`` is the one step).
         gradient: as in ``root.backward(gradient)``.
         retain_graph: the backward to describe: with False, each step lists
             the saved tensors it would free (nothing is freed).
-        inputs: leaves, as in ``backward(inputs=...)``: only their gradients
-            are taken, and only nodes on a path to them run.
+        inputs: as in ``backward(inputs=...)``: only their gradients are
+            taken, and only nodes on a path to them run. A non-leaf's gradient
+            is watched through a hook on it; ``backward()`` then runs its node
+            too (its gradient is taken there and nothing below is wanted).
 
     Returns:
         ``(nodes, steps, first, changes, root_grads)``: every node of the
@@ -58,20 +61,19 @@ def replay(root, gradient=None, retain_graph=False, inputs=None):
     Raises:
         RuntimeError: PyTorch's own error for this backward (a freed graph, a
             tensor changed in place, an implicit gradient of a non-scalar).
-        ValueError: a non-leaf in ``inputs`` (PyTorch's ``backward`` runs its
-            node, ``autograd.grad`` does not: that pass is not replayed here).
     """
     torch = sys.modules["torch"]
-    if root.grad_fn is None:
-        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn"
-                           if not root.requires_grad else
-                           "viz.Stepper of a PyTorch leaf: a leaf has no graph to step through")
-    nodes = walk(root.grad_fn)
+    if not root.requires_grad:
+        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
+    # A leaf as the root: its own AccumulateGrad is the whole graph.
+    nodes = walk(root.grad_fn) if root.grad_fn is not None else [torch.autograd.graph.get_gradient_edge(root).node]
     sinks = {id(fn.variable): fn for fn in nodes if _is_sink(fn)}
-    wanted = [fn.variable for fn in sinks.values()] if inputs is None else _leaves_of(inputs)
-    records = []  # (node, grad_outputs, grad_inputs), as PyTorch runs them
+    wanted = [fn.variable for fn in sinks.values()] if inputs is None else _inputs_of(inputs)
+    records = []  # [node, grad_outputs, grad_inputs, captured], as PyTorch runs them
     handles = [fn.register_hook(_node_recorder(fn, records)) for fn in nodes if not _is_sink(fn)]
     handles += [leaf.register_hook(_leaf_recorder(sinks[id(leaf)], records)) for leaf in wanted if id(leaf) in sinks]
+    handles += [t.register_hook(_capture_recorder(t, position, records))
+                for position, t in enumerate(wanted) if t.grad_fn is not None]
     retained = _retained_grads(torch, set(nodes))
     try:
         torch.autograd.grad([root], wanted, grad_outputs=None if gradient is None else [gradient],
@@ -90,24 +92,37 @@ def _is_sink(fn):
     return hasattr(fn, "variable")  # PyTorch's AccumulateGrad: the node that writes a leaf's .grad
 
 
-def _leaves_of(inputs):
+def _inputs_of(inputs):
     torch = sys.modules["torch"]
     inputs = [inputs] if isinstance(inputs, torch.Tensor) else list(inputs)
-    if any(t.grad_fn is not None for t in inputs):
-        raise ValueError("viz.Stepper replays a PyTorch backward with leaves in inputs= only; for a non-leaf "
-                         "input, step through the same graph in minigrad")
     return list({id(t): t for t in inputs}.values())
 
 
 def _node_recorder(fn, records):
     def hook(grad_inputs, grad_outputs):
-        records.append((fn, tuple(grad_outputs), tuple(grad_inputs)))
+        if records and records[-1][0] is fn and records[-1][2] is None:
+            records[-1][2] = tuple(grad_inputs)  # an input's gradient was taken here, and the node ran on
+        else:
+            records.append([fn, tuple(grad_outputs), tuple(grad_inputs), ()])
     return hook
 
 
 def _leaf_recorder(sink, records):
     def hook(grad):
-        records.append((sink, (grad,), ()))  # where backward() runs the leaf's AccumulateGrad
+        records.append([sink, (grad,), (), ()])  # where backward() runs the leaf's AccumulateGrad
+    return hook
+
+
+def _capture_recorder(tensor, position, records):
+    """A non-leaf in ``inputs``: its gradient is taken where ``backward()`` runs its node.
+
+    ``autograd.grad`` only takes the gradient there; ``backward()`` runs the node too,
+    computing nothing that is not wanted below it (PyTorch hands its hooks None).
+    If something below is wanted, the node's own hook fills in what it computed.
+    """
+    def hook(grad):
+        fn = tensor.grad_fn
+        records.append([fn, (grad,), None, ((position, grad, tensor),)])
     return hook
 
 
@@ -132,14 +147,17 @@ def _steps(root, nodes, records, retain_graph, retaining):
     for tensor in retaining:
         retained_by.setdefault(tensor.grad_fn, []).append(tensor)
     counts = Counter(child for fn in nodes for child, _ in fn.next_functions if child is not None)
-    first = {root.grad_fn: 0, **counts}
+    first = {nodes[0]: 0, **counts}
     live = dict(first)
     view = TorchView()
     steps, changes = [], []
-    for index, (fn, grad_outputs, grad_inputs) in enumerate(records):
+    for index, (fn, grad_outputs, grad_inputs, captured) in enumerate(records):
+        if grad_inputs is None:  # only an input's gradient taken: the node sends nothing on
+            grad_inputs = (None,) * len(fn.next_functions)
+        sends = not captured or any(grad is not None for grad in grad_inputs)
         change = {}
         for child, _ in fn.next_functions:
-            if child is not None:
+            if child is not None and sends:
                 live[child] -= 1
                 change[child] = live[child]
         accumulated, released = (), ()
@@ -148,10 +166,13 @@ def _steps(root, nodes, records, retain_graph, retaining):
         else:
             accumulated = tuple(_accumulation(tensor, grad_outputs[tensor.output_nr])
                                 for tensor in retained_by.get(fn, ()) if grad_outputs[tensor.output_nr] is not None)
+            accumulated += tuple(_accumulation(tensor, grad) for _, grad, tensor in captured
+                                 if all(tensor is not kept for kept in retained_by.get(fn, ())))
         if not _is_sink(fn) and not retain_graph:
             released = tuple(label.removeprefix("_saved_")
                              for label, state, _, _ in view.node(fn).saved_boxes() if state == "saved")
-        steps.append(BackwardStep(index, fn, True, grad_outputs, grad_inputs, accumulated, (), released, live))
+        taken = tuple((position, grad) for position, grad, _ in captured)
+        steps.append(BackwardStep(index, fn, True, grad_outputs, grad_inputs, accumulated, taken, released, live))
         changes.append(change)
     return steps, first, changes
 
@@ -159,9 +180,13 @@ def _steps(root, nodes, records, retain_graph, retaining):
 def _accumulation(leaf, grad):
     """``(leaf, before, after)``: its ``.grad`` now and after ``backward()`` adds ``grad``, as NumPy arrays.
 
-    (``leaf`` may also be a ``retain_grad()`` tensor: its ``.grad`` is kept the same way.)"""
+    (``leaf`` may also be a ``retain_grad()`` tensor or a non-leaf in ``inputs``: its ``.grad``
+    is kept the same way.)"""
     incoming = grad.detach().numpy().astype(leaf.detach().numpy().dtype, copy=True)
-    if leaf.grad is None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a non-leaf's .grad warns unless it retains it
+        current = leaf.grad
+    if current is None:
         return leaf, None, incoming
-    before = leaf.grad.detach().numpy().copy()
+    before = current.detach().numpy().copy()
     return leaf, before, before + incoming

@@ -230,6 +230,20 @@ def into_one_leaf(lib):  # backward(inputs=[w]): only the nodes on a path to w r
     return loss, {"inputs": [w]}
 
 
+def into_a_non_leaf(lib):  # backward(inputs=[h]): h's gradient is taken at its node, x gets none
+    x = lib.tensor([1.0, -2.0], requires_grad=True)
+    h = x.exp()
+    loss = (h * h).sum()
+    return loss, {"inputs": [h]}
+
+
+def into_a_non_leaf_and_below(lib):  # inputs=[h, x]: h's node runs on, since x is wanted below it
+    x = lib.tensor([1.0, -2.0], requires_grad=True)
+    h = x.exp()
+    loss = (h * h).sum()
+    return loss, {"inputs": [h, x]}
+
+
 def with_retained(lib):  # h.retain_grad(): backward() also adds into h.grad, at the node that made h
     x = lib.tensor([1.0, 2.0], requires_grad=True)
     w = lib.tensor([0.5, -1.0], requires_grad=True)
@@ -266,7 +280,8 @@ def stepped(program, **options):
     return found
 
 
-@pytest.mark.parametrize("program", [engine_inside, shared_and_accumulating, into_one_leaf, with_retained])
+@pytest.mark.parametrize("program", [engine_inside, shared_and_accumulating, into_one_leaf, with_retained,
+                                     into_a_non_leaf, into_a_non_leaf_and_below])
 @pytest.mark.parametrize("retain_graph", [False, True])
 def test_a_pytorch_backward_steps_as_the_same_program_in_minigrad(program, retain_graph):
     (mini, mini_records, mini_frames, mini_texts), (real, records, frames, texts) = stepped(
@@ -299,6 +314,38 @@ def test_a_retain_grad_tensor_of_a_pytorch_graph_shows_what_backward_adds_to_it(
     expected = [(1 + v) * math.exp(v) for v in (0.5, -2.0)]  # d loss/d h = (1 + h) e^h, by hand
     assert record.after.tolist() == pytest.approx(expected)
     assert h.grad.tolist() == pytest.approx(record.after.tolist())  # what backward() wrote
+
+
+def test_a_non_leaf_input_of_a_pytorch_graph_is_shown_as_backward_inputs_does_it():
+    x = torch.tensor([1.0, -2.0], requires_grad=True)
+    h = x.exp()
+    loss = (h * h).sum()
+    ran = []
+    h.grad_fn.register_hook(lambda grad_inputs, grad_outputs: ran.append(grad_inputs))
+    stepper = viz.Stepper(loss, inputs=[h])
+    assert ran == [] and x.grad is None  # the replay took the gradient without running h's node
+    last = stepper.steps[-1]
+    assert last.node is h.grad_fn and last.grad_inputs == (None,) and last.released == ("result",)
+    (record,) = stepper.accumulations[-1]
+    loss.backward(inputs=[h])  # what the stepper showed, for real
+    assert ran == [(None,)] and x.grad is None
+    assert record.after.tolist() == pytest.approx(h.grad.tolist())
+    with pytest.raises(RuntimeError, match="backward through the graph a second time"):
+        h.grad_fn._saved_result
+
+
+def test_a_pytorch_leaf_as_the_root_is_one_step_as_in_minigrad():
+    def leaf_root(lib):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        x.grad = lib.tensor([1.0, 1.0])
+        return x, {"gradient": lib.tensor([3.0, 4.0])}
+
+    (mini, mini_records, mini_frames, mini_texts), (real, records, frames, texts) = stepped(leaf_root)
+    assert [s.node.name() for s in real] == [s.node.name() for s in mini] == ["torch::autograd::AccumulateGrad"]
+    (record,) = records[0]
+    assert record.before.tolist() == [1.0, 1.0] and record.after.tolist() == [4.0, 5.0]  # .grad + gradient
+    assert record.tensor.grad.tolist() == [1.0, 1.0]  # only shown
+    assert frames == mini_frames and texts == mini_texts
 
 
 def test_the_steps_are_pytorchs_own():
@@ -346,9 +393,6 @@ def test_a_pytorch_stepper_raises_what_backward_raises():
         viz.Stepper(loss)
     with pytest.raises(RuntimeError, match="grad can be implicitly created only for scalar outputs"):
         viz.Stepper(x * 2)
-    with pytest.raises(ValueError, match="leaves in inputs= only"):
-        h = x * 2
-        viz.Stepper((h * h).sum(), inputs=[h])
 
 
 # --- a failing backward: the node it failed at ----------------------------------------------
