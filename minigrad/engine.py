@@ -104,6 +104,10 @@ class Plan:
             raise RuntimeError(messages.WILL_EXECUTE_LEAF_IN_GRAD)
         return node in self.runs or node in self.capture_nodes
 
+    def runs_node(self, node):
+        """Whether ``node`` runs (computes and sends on) in this pass, if its gradient arrives."""
+        return self.runs is None or node in self.runs
+
     def wanted(self, node):
         """None (send every gradient) or one bool per input: is it on a path to ``inputs=``?"""
         if self.runs is None:
@@ -277,8 +281,8 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
 def _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph):
     """One node: its tensors' hooks, then the chain rule, then pass the gradients on."""
     grads, accumulated, captured = _receive(node, grads, plan, write, inputs)
-    if not ((plan.runs is None or node in plan.runs) and _any_gradient(grads)):
-        if plan.runs is None or node in plan.runs:  # ran with nothing to send: still release the edges
+    if not (plan.runs_node(node) and _any_gradient(grads)):
+        if plan.runs_node(node):  # ran with nothing to send: still release the edges
             queue.pass_on(node, None, None)
         return BackwardStep(index, node, False, tuple(grads), (), tuple(accumulated), tuple(captured), (),
                             queue.pending)

@@ -190,9 +190,10 @@ def _key(obj):
     return id(_raw(obj))
 
 
-def _is_sink(fn):
-    """Whether ``fn`` is a leaf's ``AccumulateGrad`` (minigrad's, or PyTorch's through its adapter)."""
-    return isinstance(fn, AccumulateGrad) or getattr(fn, "is_accumulator", False)
+def is_sink(fn):
+    """Whether ``fn`` is a leaf's ``AccumulateGrad``: minigrad's, PyTorch's through its adapter,
+    or PyTorch's own (the node with a ``variable``)."""
+    return isinstance(fn, AccumulateGrad) or getattr(fn, "is_accumulator", False) or hasattr(fn, "variable")
 
 
 def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, max_nodes=500, collapse=None):
@@ -281,7 +282,7 @@ def trace(*roots, names=None, values=False, grads=True, saved=True, run=None, ma
 
     while queue:
         fn, parent_id, slot = queue.popleft()
-        is_leaf = _is_sink(fn)
+        is_leaf = is_sink(fn)
         if _key(fn) in ids:
             connect(parent_id, ids[_key(fn)], slot)
             continue

@@ -66,10 +66,10 @@ from pathlib import Path
 
 import minigrad
 from minigrad import messages
-from minigrad.autograd.graph import AccumulateGrad, iter_backward, walk
+from minigrad.autograd.graph import iter_backward, walk
 from minigrad.engine import check_roots, make_root_grads
 
-from .graph import GraphData, format_array, format_grads, names_from_frame, names_of, trace
+from .graph import GraphData, format_array, format_grads, is_sink, names_from_frame, names_of, trace
 from .torch_graph import is_torch_tensor
 from .torch_replay import replay
 
@@ -215,7 +215,7 @@ class Stepper:
         box = self._boxes[self._ids[fn]]
         if box.kind == "collapsed":
             return f"{fn.name()} (in the box {box.scope or 'of nodes not drawn'})"
-        if _is_sink(fn):
+        if is_sink(fn):
             return f"AccumulateGrad ({box.label})"
         return box.label + (f" (makes {box.name})" if box.name else "")
 
@@ -267,7 +267,7 @@ class Stepper:
             box = self._boxes[box_id]
             if box.kind == "collapsed":
                 changes[box_id] = self._collapsed_changes(box, fns)
-            elif _is_sink(fns[0]):
+            elif is_sink(fns[0]):
                 changes[box_id] = self._leaf_changes(box, fns[0])
             else:
                 changes[box_id] = self._op_changes(box, fns[0], grads)
@@ -420,7 +420,7 @@ class Stepper:
         else:
             lines = ["gradients in (grad_outputs), one per output:"]
             lines.extend(f"  [{i}] {_format(g)}" for i, g in enumerate(step.grad_outputs))
-        if _is_sink(step.node):
+        if is_sink(step.node):
             return lines
         if _sends_nothing_on(step):
             lines.append("its gradient is taken here for inputs=; nothing below is wanted, so it sends nothing on")
@@ -688,11 +688,6 @@ def _viz_ids(root, data, steps):
 
 def _format(grad):
     return format_grads([grad])  # a minigrad or a PyTorch tensor
-
-
-def _is_sink(fn):
-    """Whether ``fn`` is a leaf's ``AccumulateGrad``: minigrad's, or PyTorch's (which has ``variable``)."""
-    return isinstance(fn, AccumulateGrad) or hasattr(fn, "variable")
 
 
 def _pre(text):

@@ -32,6 +32,7 @@ from collections import Counter
 from minigrad.autograd.graph import walk
 from minigrad.engine import BackwardStep
 
+from .graph import is_sink
 from .torch_graph import TorchView
 
 __all__ = ["replay"]
@@ -67,10 +68,10 @@ def replay(root, gradient=None, retain_graph=False, inputs=None):
         raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     # A leaf as the root: its own AccumulateGrad is the whole graph.
     nodes = walk(root.grad_fn) if root.grad_fn is not None else [torch.autograd.graph.get_gradient_edge(root).node]
-    sinks = {id(fn.variable): fn for fn in nodes if _is_sink(fn)}
+    sinks = {id(fn.variable): fn for fn in nodes if is_sink(fn)}
     wanted = [fn.variable for fn in sinks.values()] if inputs is None else _inputs_of(inputs)
     records = []  # [node, grad_outputs, grad_inputs, captured], as PyTorch runs them
-    handles = [fn.register_hook(_node_recorder(fn, records)) for fn in nodes if not _is_sink(fn)]
+    handles = [fn.register_hook(_node_recorder(fn, records)) for fn in nodes if not is_sink(fn)]
     handles += [leaf.register_hook(_leaf_recorder(sinks[id(leaf)], records)) for leaf in wanted if id(leaf) in sinks]
     handles += [t.register_hook(_capture_recorder(t, position, records))
                 for position, t in enumerate(wanted) if t.grad_fn is not None]
@@ -86,10 +87,6 @@ def replay(root, gradient=None, retain_graph=False, inputs=None):
     root_grad = torch.ones_like(root) if gradient is None else gradient
     steps, first, changes = _steps(root, nodes, records, retain_graph, [tensor for tensor, _ in retained])
     return nodes, steps, first, changes, (root_grad,)
-
-
-def _is_sink(fn):
-    return hasattr(fn, "variable")  # PyTorch's AccumulateGrad: the node that writes a leaf's .grad
 
 
 def _inputs_of(inputs):
@@ -161,14 +158,14 @@ def _steps(root, nodes, records, retain_graph, retaining):
                 live[child] -= 1
                 change[child] = live[child]
         accumulated, released = (), ()
-        if _is_sink(fn):
+        if is_sink(fn):
             accumulated = (_accumulation(fn.variable, grad_outputs[0]),)
         else:
             accumulated = tuple(_accumulation(tensor, grad_outputs[tensor.output_nr])
                                 for tensor in retained_by.get(fn, ()) if grad_outputs[tensor.output_nr] is not None)
             accumulated += tuple(_accumulation(tensor, grad) for _, grad, tensor in captured
                                  if all(tensor is not kept for kept in retained_by.get(fn, ())))
-        if not _is_sink(fn) and not retain_graph:
+        if not is_sink(fn) and not retain_graph:
             released = tuple(label.removeprefix("_saved_")
                              for label, state, _, _ in view.node(fn).saved_boxes() if state == "saved")
         taken = tuple((position, grad) for position, grad, _ in captured)

@@ -1317,9 +1317,8 @@ class Scatter(Node):
 
     def backward(self, grad):
         index = self._array("index")
-        kept = np.ones(grad.shape, dtype=grad._data.dtype)
-        kept[_along_axis(index, self.dim)] = 0
-        return grad * Tensor._wrap(kept), _zero_padded_gather(grad, index, self.dim, self._input_meta[1][0])
+        return _zero_where_written(grad, index, self.dim), _zero_padded_gather(grad, index, self.dim,
+                                                                                self._input_meta[1][0])
 
 
 class ScatterValue(Node):
@@ -1338,9 +1337,14 @@ class ScatterValue(Node):
         return out
 
     def backward(self, grad):
-        kept = np.ones(grad.shape, dtype=grad._data.dtype)
-        kept[_along_axis(self._array("index"), self.dim)] = 0
-        return grad * Tensor._wrap(kept)
+        return _zero_where_written(grad, self._array("index"), self.dim)
+
+
+def _zero_where_written(grad, index, dim):
+    """``grad`` with 0 at the places a scatter wrote over (their old values do not reach the output)."""
+    kept = np.ones(grad.shape, dtype=grad._data.dtype)
+    kept[_along_axis(index, dim)] = 0
+    return grad * Tensor._wrap(kept)
 
 
 class ScatterAddTo(Node):
