@@ -189,18 +189,19 @@ class ReadyQueue:
             if grads[output_nr] is None:
                 grads[output_nr] = grad
             else:
-                grads[output_nr] = grads[output_nr] + grad
+                grads[output_nr] = _add_gradients(grads[output_nr], grad)
                 if self.fresh is not None and type(node) is AccumulateGrad:
                     self.fresh.add(grads[output_nr])
-        self.pending[node] -= 1
-        if self.pending[node] == 0:
+        left = self.pending[node] = self.pending[node] - 1
+        if not left:
             heapq.heappush(self._ready, (-node._sequence_nr, next(self._tiebreak), node))
 
     def pass_on(self, node, grad_inputs, wanted):
         """Send each input's gradient to the node that produced that input (None: nothing to send)."""
+        send = self.send
         for index, (child, output_nr) in enumerate(node.next_functions):
             if child is not None and (wanted is None or wanted[index]):
-                self.send(child, output_nr, None if grad_inputs is None else grad_inputs[index])
+                send(child, output_nr, None if grad_inputs is None else grad_inputs[index])
 
     def pop(self):
         """``(node, grad_outputs)`` of the next node to run, or None when the pass is over."""
@@ -208,6 +209,18 @@ class ReadyQueue:
             return None
         node = heapq.heappop(self._ready)[2]
         return node, self.buffers.pop(node, None) or [None] * node.num_outputs
+
+
+def _add_gradients(total, grad):
+    """``total + grad``: two gradients for one place, of one shape and dtype (``fit_gradients``).
+
+    Unless the pass records (``create_graph``: then they require grad), the sum is NumPy's
+    alone; ``+`` of two tensors would find the same, through the op machinery.
+    """
+    if _state.grad_enabled and (total.requires_grad or grad.requires_grad):
+        return total + grad
+    total = total._data + grad._data
+    return Tensor._wrap(total if type(total) is np.ndarray else np.asarray(total))  # (0-d: NumPy gives a scalar)
 
 
 def execution_order(roots):
@@ -268,21 +281,28 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
     queue = ReadyQueue(plan.dependencies, write.fresh)
     for (node, output_nr), grad in zip(plan.root_edges, root_grads):
         queue.send(node, output_nr, grad)
-    for index in itertools.count():
-        entry = queue.pop()
-        if entry is None:
-            if not (retain_graph or preview):
-                graph_released()  # (fast_path: the garbage collector's pace for long graphs)
-            return
+    index = 0
+    while (entry := queue.pop()) is not None:
         node, grads = entry
         yield _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph)
+        index += 1
+    if not (retain_graph or preview):
+        graph_released()  # (fast_path: the garbage collector's pace for long graphs)
 
 
 def _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph):
-    """One node: its tensors' hooks, then the chain rule, then pass the gradients on."""
-    grads, accumulated, captured = _receive(node, grads, plan, write, inputs)
-    if not (plan.runs_node(node) and _any_gradient(grads)):
-        if plan.runs_node(node):  # ran with nothing to send: still release the edges
+    """One node: its tensors' hooks, then the chain rule, then pass the gradients on.
+
+    (Written for the common node, which has no hooks, no ``retain_grad`` and one output, and
+    runs in a pass without ``inputs=``: each rarer case is one test, then a helper.)
+    """
+    if plan.captures or node._retain_grad is not None or node.num_outputs != 1 or node._tensor_hooks(0):
+        grads, accumulated, captured = _receive(node, grads, plan, write, inputs)
+    else:
+        accumulated = captured = ()
+    runs = plan.runs is None or node in plan.runs
+    if not runs or (grads[0] is None and not _any_gradient(grads)):
+        if runs:  # ran with nothing to send: still release the edges
             queue.pass_on(node, None, None)
         return BackwardStep(index, node, False, tuple(grads), (), tuple(accumulated), tuple(captured), (),
                             queue.pending)
@@ -290,16 +310,17 @@ def _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, crea
     if node._pre_hooks:
         write.seen_by_hooks(grads)
         grads = list(_run_node_hooks(node._pre_hooks, tuple(grads)))
-    wanted = plan.wanted(node)
-    if isinstance(node, AccumulateGrad):
-        accumulated.append(write(node.variable, grads[0], leaf=True))  # what AccumulateGrad.backward does
+    wanted = None if plan.runs is None else plan.wanted(node)
+    if type(node) is AccumulateGrad:
+        accumulated = (*accumulated, write(node.variable, grads[0], leaf=True))  # what AccumulateGrad.backward does
         grad_inputs = ()
     else:
         grad_inputs = _chain_rule(node, grads, wanted, create_graph)
-        write.computed(node, grad_inputs, grads)
+        if write.fresh is not None:
+            write.computed(node, grad_inputs, grads)
     if node._post_hooks:
         grad_inputs = _run_node_hooks(node._post_hooks, grad_inputs, tuple(grads))
-    released = () if retain_graph else node.release(dry_run=write.preview)
+    released = () if retain_graph else node.release(write.preview)
     queue.pass_on(node, grad_inputs, wanted)
     return BackwardStep(index, node, True, tuple(grads), grad_inputs, tuple(accumulated), tuple(captured),
                         released, queue.pending)
@@ -350,12 +371,9 @@ def _chain_rule(node, grads, wanted, create_graph):
     if masked and not any(wanted):
         return (None,) * len(node.next_functions)
     previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
+    quiet = warnings_off()  # nan/inf arise silently, as in PyTorch
     try:
-        quiet = warnings_off()  # nan/inf arise silently, as in PyTorch
-        try:
-            grad_inputs = fit_gradients(node, node.backward(*grads))
-        finally:
-            warnings_back(quiet)
+        grad_inputs = fit_gradients(node, node.backward(*grads))
         if _state.anomaly_enabled and _state.anomaly_check_nan:
             _check_nan(node, grad_inputs)
     except Exception:
@@ -365,6 +383,7 @@ def _chain_rule(node, grads, wanted, create_graph):
                           UserWarning, stacklevel=6)
         raise
     finally:
+        warnings_back(quiet)
         _state.grad_enabled = previous_mode
     if masked:
         grad_inputs = tuple(grad if want else None for grad, want in zip(grad_inputs, wanted))
@@ -383,6 +402,13 @@ def fit_gradients(node, grad_inputs):
     if len(grad_inputs) != len(node.next_functions):
         raise RuntimeError(messages.WRONG_NUMBER_OF_GRADIENTS.format(
             name=node.name(), expected=len(node.next_functions), got=len(grad_inputs)))
+    # Most formulas return gradients that fit already: look first, change only if one does not.
+    for grad, (child, _), meta in zip(grad_inputs, node.next_functions, node._input_meta):
+        if grad is not None and (child is None or type(grad) is not Tensor
+                                 or (grad._data.shape, grad._data.dtype) != meta):
+            break
+    else:
+        return grad_inputs
     fitted = []
     for grad, (child, _), (shape, dtype) in zip(grad_inputs, node.next_functions, node._input_meta):
         if grad is None or child is None:
