@@ -48,6 +48,8 @@ from .grad_mode import _state, copy_for_replay
 # tensor.py imports this module; binding the module (not the class) breaks the cycle.
 from . import tensor as _tensor  # noqa: E402
 
+_new_tensor = object.__new__  # (Tensor._wrap, inlined where every op result is made)
+
 # Creation order of nodes: the engine runs the newest ready node first (as
 # PyTorch does), and viz numbers nodes by it so pictures are stable.
 _sequence = itertools.count()
@@ -254,18 +256,18 @@ class Node:
     def apply(cls, *inputs, **params):
         """Run the op on Tensors and record it in the graph if any input needs a gradient."""
         node = cls()
-        arrays = [t._data for t in inputs]
+        arrays = (inputs[0]._data, inputs[1]._data) if len(inputs) == 2 else tuple([t._data for t in inputs])
         if cls.may_warn:  # inf and nan arise silently, as in PyTorch
             quiet = warnings_off()
             try:
-                out = node.forward(*arrays, **params)
+                out = node.forward(*arrays, **params) if params else node.forward(*arrays)
             finally:
                 warnings_back(quiet)
         else:
-            out = node.forward(*arrays, **params)
-        if type(out) is not np.ndarray:
-            out = np.asarray(out)  # NumPy gives scalars, not 0-d arrays, for some 0-d results
-        result = _tensor.Tensor._wrap(out)
+            out = node.forward(*arrays, **params) if params else node.forward(*arrays)
+        result = _new_tensor(_tensor.Tensor)
+        # (NumPy gives scalars, not 0-d arrays, for some 0-d results.)
+        result._data = out if type(out) is np.ndarray else np.asarray(out)
         if _state.grad_enabled and is_recorded(inputs):
             node._connect(inputs, result, params)
         return result

@@ -16,7 +16,7 @@ from .operands import as_tensor, broadcast_error, check_operand, is_operand, nor
 
 
 def _binary(node_class, a, b, **params):
-    if not (isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype == b._data.dtype):
+    if not (isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype):
         a, b = promote(a, b, node_class.__name__.lower())
     try:
         return node_class.apply(a, b, **params)
