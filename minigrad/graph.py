@@ -315,7 +315,10 @@ class Node:
         if self._released:
             raise RuntimeError(messages.FREED_GRAPH)
         saved = self._saved or {}
-        return tuple([saved[name].unpack(self) if name in saved else None for name in self.saves])
+        tensors = []
+        for name in self.saves:
+            tensors.append(saved[name].unpack(self) if name in saved else None)
+        return tuple(tensors)
 
     def __getattr__(self, attribute):
         # ``_saved_self``, ``_saved_result`` ...: PyTorch's way to peek at saved tensors.

@@ -86,9 +86,10 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     check_roots(outputs)
     if create_graph:
         warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=2)
+    watched = bool(graph._observers)
     steps = iter_backward(outputs, grads, retain_graph, create_graph, inputs=inputs,
-                          accumulate_grad=True, record_values=bool(graph._observers))
-    for _ in (graph._run(steps) if graph._observers else steps):
+                          accumulate_grad=True, record_values=watched, records=watched)
+    for _ in (graph._run(steps) if watched else steps):
         pass
 
 
