@@ -179,7 +179,7 @@ def forward_trace():
 
 def _is_needed(needed_by, needs_input_grad):
     """The ``saved_for`` rule: a tensor is kept if no positions are named, or one of them needs a gradient."""
-    return needed_by is None or any([needs_input_grad[i] for i in needed_by])
+    return needed_by is None or any(needs_input_grad[i] for i in needed_by)
 
 
 class Node:
@@ -251,6 +251,19 @@ class Node:
         cls._save_plan = tuple(
             (name, None if name == "result" else cls.input_names.index(name), needed_by.get(name))
             for name in cls.saves)
+        cls._kept_by_needs = {}
+
+    @classmethod
+    def _kept(cls, needs):
+        """``(name, input position or None)`` of each tensor to save, given the inputs'
+        ``needs_input_grad``: the ``saved_for`` rule, worked out once per pattern of needs."""
+        kept = cls._kept_by_needs.get(needs)
+        if kept is None:
+            kept = tuple((name, position) for name, position, needed_by in cls._save_plan
+                         if _is_needed(needed_by, needs))
+            if len(needs) <= 8:  # (ops of many inputs, such as cat, would make many patterns)
+                cls._kept_by_needs[needs] = kept
+        return kept
 
     @classmethod
     def apply(cls, *inputs, **params):
@@ -286,11 +299,9 @@ class Node:
         result._requires_grad = True
         result._grad_fn = self
         if self._save_plan:
-            every_input_needs_grad = False not in needs
             saved = self._saved = {}
-            for name, position, needed_by in self._save_plan:
-                if not every_input_needs_grad and not _is_needed(needed_by, needs):
-                    continue  # as PyTorch: kept only if a gradient that uses it is wanted
+            # As PyTorch: a tensor is kept only if a gradient that uses it is wanted.
+            for name, position in self._kept(self.needs_input_grad):
                 if position is None:
                     saved[name] = SavedTensor(result, is_output=True)
                 else:
@@ -380,8 +391,7 @@ class Node:
         ``saved_for`` leaves out a tensor no wanted gradient uses (``x * w`` with only ``w``
         requiring grad keeps ``self`` alone), by the rule ``_connect`` applies.
         """
-        return tuple(name for name, _, needed_by in self._save_plan
-                     if _is_needed(needed_by, self.needs_input_grad))
+        return tuple(name for name, _ in self._kept(self.needs_input_grad))
 
     @property
     def sequence_nr(self):
