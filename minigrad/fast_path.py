@@ -146,16 +146,31 @@ class FreshGradients:
         Besides being fresh, the array must be held by this one tensor (no other tensor wraps
         it, no view of it exists: its reference count says so), laid out as a new ``.grad``
         would be (C order, or the leaf's own order) and writable (a broadcast view is not).
+
+        A view (``nn.Linear``'s weight gradient is ``(grad.mT @ x).mT`` seen through ``.t()``)
+        may be taken too, when its memory is its alone: the tensor it was viewed from (its
+        ``_base``, which holds that memory as well) must be held by this gradient alone.
         """
         if self._fresh.pop(id(grad), None) is None or not _REFCOUNTS_TELL:
             return False
+        array_refs, base_refs, owner_refs = _reference_counts(grad)
         array = grad._data
-        if (sys.getrefcount(array) > _ARRAY_REFS_WHEN_ALONE or not array.flags.writeable
+        if (array_refs > _ARRAY_REFS_WHEN_ALONE or not array.flags.writeable
                 or array.dtype != like.dtype or array.shape != like.shape):
             return False
-        base = array.base  # a view (a transposed gradient): its memory must be its alone too
-        if base is not None and (base.base is not None or sys.getrefcount(base) > _BASE_REFS_WHEN_ALONE):
-            return False
+        base = array.base
+        if base is not None:
+            if base.base is not None:
+                return False
+            owner = grad._base
+            if owner is None:
+                holders = _BASE_REFS_WHEN_ALONE
+            elif owner._data is base and owner_refs <= _OWNER_REFS_WHEN_ALONE:
+                holders = _BASE_REFS_WHEN_ALONE + 1  # the owner's own hold on its array
+            else:
+                return False
+            if base_refs > holders:
+                return False
         if like.flags.c_contiguous or like.flags.f_contiguous:
             return array.strides == like.strides
         return array.flags.c_contiguous
@@ -171,14 +186,16 @@ def _holds(grads, grad):
 
 
 def _reference_counts(holder):
-    """``sys.getrefcount`` of ``holder._data`` and of its base, read the way ``take`` reads them."""
+    """``sys.getrefcount`` of ``holder._data``, of its base, and of ``holder._base`` (the
+    tensor a view was taken from): ``take`` reads them through here."""
     array = holder._data
     base = array.base
-    return sys.getrefcount(array), sys.getrefcount(base)
+    owner = holder._base
+    return sys.getrefcount(array), sys.getrefcount(base), sys.getrefcount(owner)
 
 
 def _calibrate():
-    """``(array refs, base refs, reliable)`` when one tensor alone holds a gradient, measured here.
+    """``(array refs, base refs, owner refs, reliable)`` when one tensor alone holds a gradient.
 
     The numbers depend on how the running CPython counts references (3.14 counts a local name
     less often than 3.11, say), so they are measured by the same code shape ``take`` uses, not
@@ -186,21 +203,26 @@ def _calibrate():
     gradient from a fresh one, and every gradient is copied, as before this trick.
     """
     class Holder:
-        pass
+        _base = None
 
     alone, other = Holder(), Holder()
     alone._data = np.ones((2, 3)).T  # a view, so that its base is counted too
-    array_refs, base_refs = _reference_counts(alone)
+    alone._base = Holder()  # the tensor it was viewed from (held there alone)
+    array_refs, base_refs, owner_refs = _reference_counts(alone)
     other._data = alone._data  # a second holder of the same array ...
-    shared_array_refs, _ = _reference_counts(alone)
-    other._data = alone._data.base.T  # ... or of another view of the same memory
-    _, shared_base_refs = _reference_counts(alone)
-    return array_refs, base_refs, shared_array_refs > array_refs and shared_base_refs > base_refs
+    shared_array_refs, _, _ = _reference_counts(alone)
+    other._data = alone._data.base.T  # ... or of another view of the same memory ...
+    _, shared_base_refs, _ = _reference_counts(alone)
+    other._base = alone._base  # ... or of the owner
+    _, _, shared_owner_refs = _reference_counts(alone)
+    tell = shared_array_refs > array_refs and shared_base_refs > base_refs and shared_owner_refs > owner_refs
+    return array_refs, base_refs, owner_refs, tell
 
 
-#: ``sys.getrefcount`` of a gradient's array (and of its base, for a view) inside
-#: ``FreshGradients.take`` when one tensor alone holds it, and whether an extra holder shows.
-_ARRAY_REFS_WHEN_ALONE, _BASE_REFS_WHEN_ALONE, _REFCOUNTS_TELL = _calibrate()
+#: ``sys.getrefcount`` of a gradient's array (and of its base and the tensor it was viewed
+#: from, for a view) in ``_reference_counts`` when one tensor alone holds it, and whether an
+#: extra holder shows.
+_ARRAY_REFS_WHEN_ALONE, _BASE_REFS_WHEN_ALONE, _OWNER_REFS_WHEN_ALONE, _REFCOUNTS_TELL = _calibrate()
 
 
 # --- 5. the garbage collector and long graphs ----------------------------------------------

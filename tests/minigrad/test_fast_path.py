@@ -57,10 +57,44 @@ def test_the_reference_counts_take_compares_are_measured_on_this_python():
 
     alone, other = Holder(), Holder()
     alone._data = np.zeros((3, 2)).T
+    alone._base = Holder()
     counts = fast_path._reference_counts(alone)
-    assert counts == (fast_path._ARRAY_REFS_WHEN_ALONE, fast_path._BASE_REFS_WHEN_ALONE)
+    assert counts == (fast_path._ARRAY_REFS_WHEN_ALONE, fast_path._BASE_REFS_WHEN_ALONE,
+                      fast_path._OWNER_REFS_WHEN_ALONE)
     other._data = alone._data
     assert fast_path._reference_counts(alone)[0] > fast_path._ARRAY_REFS_WHEN_ALONE  # one more holder shows
+    other._base = alone._base
+    assert fast_path._reference_counts(alone)[2] > fast_path._OWNER_REFS_WHEN_ALONE
+
+
+def test_a_linear_layers_weight_gradient_is_kept_without_a_copy(copies):
+    # Its gradient reaches AccumulateGrad as a view: (grad.mT @ x).mT seen through TBackward's .t().
+    layer = minigrad.nn.Linear(5, 3)
+    x = minigrad.randn(8, 5)
+    layer(x).sum().backward()
+    assert copies == []
+    np.testing.assert_allclose(layer.weight.grad.numpy(), np.ones((8, 3)).T @ x.numpy(), rtol=1e-6)
+    assert layer.weight.grad.is_contiguous()  # the layout a new .grad gets (as PyTorch's)
+    layer(x).sum().backward()  # accumulates in place into what it kept
+    np.testing.assert_allclose(layer.weight.grad.numpy(), 2 * np.ones((8, 3)).T @ x.numpy(), rtol=1e-6)
+
+
+def test_a_view_of_the_users_gradient_is_copied(copies):
+    a = minigrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    given = minigrad.tensor([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]])
+    a.t().backward(given)  # TBackward sends given.t(), a view of the user's tensor
+    assert copies == [(3, 2)]
+    a.grad.add_(10.0)  # must not change `given`
+    np.testing.assert_array_equal(given.numpy(), [[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]])
+
+
+def test_a_view_whose_memory_another_leaf_gets_too_is_not_shared():
+    a = minigrad.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], requires_grad=True)
+    b = minigrad.tensor([[1.0, 1.0, 1.0], [2.0, 2.0, 2.0]], requires_grad=True)
+    (a.t() * 3 + b).sum().backward()  # AddBackward sends one gradient on to b and through a.t()
+    assert not np.shares_memory(a.grad.numpy(), b.grad.numpy())
+    b.grad.add_(100.0)
+    np.testing.assert_array_equal(a.grad.numpy(), np.full((3, 2), 3.0))
 
 
 def test_one_gradient_sent_to_two_leaves_is_copied(copies):
