@@ -269,7 +269,10 @@ class Node:
     def apply(cls, *inputs, **params):
         """Run the op on Tensors and record it in the graph if any input needs a gradient."""
         node = cls()
-        arrays = (inputs[0]._data, inputs[1]._data) if len(inputs) == 2 else tuple([t._data for t in inputs])
+        # (The arrays of one or two inputs without a list: most ops have one or two.)
+        count = len(inputs)
+        arrays = ((inputs[0]._data,) if count == 1 else (inputs[0]._data, inputs[1]._data) if count == 2
+                  else tuple([t._data for t in inputs]))
         if cls.may_warn:  # inf and nan arise silently, as in PyTorch
             quiet = warnings_off()
             try:

@@ -5,6 +5,8 @@
 NumPy and PyTorch do, and extra leading dims are batch dims that broadcast.
 """
 
+import math
+
 import numpy as np
 
 from .. import messages
@@ -221,7 +223,7 @@ def _folded(a, b):
     big = b.mT if transpose else a
     small = (a.t() if a.ndim == 2 else a) if transpose else b
     out_shape = big.shape[:-1]
-    rows = big.reshape(int(np.prod(out_shape)), big.shape[-1])
+    rows = big.reshape(math.prod(out_shape), big.shape[-1])
     if small.ndim == 1:
         return _unsafe_view(mv(rows, small), out_shape)
     out = _unsafe_view(mm(rows, small), out_shape + (small.shape[1],))
@@ -240,7 +242,7 @@ def _batched(a, b):
         if batch_b[0] == 1 and b.requires_grad:
             return matmul(a, b.squeeze(0))
     batch = broadcast_shapes(batch_a, batch_b)
-    count = int(np.prod(batch))
+    count = math.prod(batch)
     a_expanded = a.expand(batch + (n, m1)).reshape(count, n, m1)
     out_shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
     if b.ndim == 1:

@@ -105,6 +105,8 @@ class NllLoss(Node):
         w = np.where(counted, 1 if weight is None else weight[safe], 0).astype(logp.dtype)
         losses = -rows[np.arange(rows.shape[0]), safe] * w
         self.total_weight = w.sum()
+        # Where backward writes: the counted rows, their targets, their weights.
+        self.picked = (counted.nonzero()[0], safe[counted], w[counted])
         if reduction == "none":
             return losses.reshape(target.shape)
         if reduction == "sum":
@@ -124,15 +126,11 @@ class NllLoss(Node):
         return Tensor._wrap(np.asarray(self.total_weight))
 
     def backward(self, grad):
-        rows = int(np.prod(self.shape[:-1]))
-        targets = self.target.reshape(-1)
-        counted = targets != self.ignore_index
-        safe = np.where(counted, targets, 0)
-        w = np.where(counted, 1 if self.weight is None else self.weight[safe], 0).astype(grad.dtype)
+        rows, targets, w = self.picked
         if self.reduction == "mean":
             w = w / self.total_weight
-        picker = np.zeros((rows, self.shape[-1]), dtype=grad.dtype)
-        picker[counted.nonzero()[0], safe[counted]] = -w[counted]  # -w[t_i] at each counted target (not -0.)
+        picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)
+        picker[rows, targets] = -w  # -w[t_i] at each counted target (an ignored row stays 0., not -0.)
         picker = Tensor._wrap(picker.reshape(self.shape))
         if self.reduction == "none":
             return grad.unsqueeze(-1) * picker
@@ -607,7 +605,7 @@ def linear(input, weight, bias=None):
     """
     if input.ndim and weight.ndim == 2 and input.shape[-1] != weight.shape[1]:
         # Checked here, as PyTorch's mm checks it (NumPy's matmul would say it in its own words).
-        rows = int(np.prod(input.shape[:-1]))
+        rows = math.prod(input.shape[:-1])
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
                            f"{weight.shape[1]}x{weight.shape[0]})")
     if bias is None:

@@ -5,6 +5,8 @@ over the elements that were combined (``_expand_back``), weighting each by
 how much it contributed.
 """
 
+import math
+
 import numpy as np
 
 from .. import dtypes
@@ -112,7 +114,7 @@ class Var(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        n = x.numel() if self.dim is None else int(np.prod([x.shape[a] for a in self.dim]))
+        n = x.numel() if self.dim is None else math.prod([x.shape[a] for a in self.dim])
         centered = x - x.mean(dim=self.dim, keepdim=True)
         return _expand_back(grad, x.shape, self.dim, self.keepdim) * centered * (2.0 / (n - self.correction))
 
@@ -439,7 +441,7 @@ class Cumprod(Node):
 
 def _count(shape, axes):
     """How many elements a reduction over ``axes`` combines into one."""
-    return int(np.prod(shape)) if axes is None else int(np.prod([shape[a] for a in axes]))
+    return math.prod(shape) if axes is None else math.prod([shape[a] for a in axes])
 
 
 def _needs_float(name, t, which="Input"):

@@ -6,6 +6,8 @@ counter, so an in-place change through either one is seen by autograd's checks.
 Their backward rearranges the gradient the opposite way.
 """
 
+import math
+
 import numpy as np
 
 from .. import dtypes, messages
@@ -1158,7 +1160,7 @@ def unflatten(input, dim, sizes):
     """
     axis = _dim(dim, input)
     sizes = ints_argument("unflatten", "sizes", sizes, 2)
-    known = int(np.prod([n for n in sizes if n != -1]))
+    known = math.prod([n for n in sizes if n != -1])
     if (-1 not in sizes and known != input.shape[axis]) or (-1 in sizes and (known == 0 or input.shape[axis] % known)):
         raise RuntimeError(f"unflatten: Provided sizes {list(sizes)} don't multiply up to the size of dim {axis} "
                            f"({input.shape[axis]}) in the input tensor")

@@ -16,6 +16,8 @@ Positions are flat indices into the base in C order, found from the two arrays' 
 layout, so every kind of view (slices, steps, transposes, views of views) works the same way.
 """
 
+import math
+
 import numpy as np
 
 from ..graph import Node, _sequence
@@ -65,7 +67,7 @@ class AsStrided(Node):
 
     def backward(self, grad):
         # IndexAddInto adds repeated positions up: an expanded view reads one element many times.
-        flat = shape.IndexAddInto.apply(grad, index=self.positions, shape=(int(np.prod(self.base_shape)),))
+        flat = shape.IndexAddInto.apply(grad, index=self.positions, shape=(math.prod(self.base_shape),))
         return flat.reshape(self.base_shape)
 
 
