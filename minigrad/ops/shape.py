@@ -24,9 +24,13 @@ from .operands import (
 SortResult, TopkResult = values_indices("sort"), values_indices("topk")
 
 
-def _as_view_of(result, base):
-    """Mark ``result`` as sharing ``base``'s memory, when NumPy made it a view."""
-    if np.may_share_memory(result._data, base._data):
+def _as_view_of(result, base, always=False):
+    """Mark ``result`` as sharing ``base``'s memory, when NumPy made it a view.
+
+    ``always``: the op makes a view whenever there is memory to share (a transpose, a reshape
+    of contiguous memory), so NumPy need not be asked.
+    """
+    if (always and result._data.size) or np.may_share_memory(result._data, base._data):
         result._base = base._base if base._base is not None else base
         counter = base._shared_version_counter()
         result._version_counter = counter
@@ -477,9 +481,9 @@ def reshape(input, *shape):
     """
     shape = _sizes(shape)
     if input._data.flags.c_contiguous:
-        return _as_view_of(View.apply(input, shape=shape), input)
+        return _as_view_of(View.apply(input, shape=shape), input, always=True)
     if _reshaped_without_copy(input._data, shape):
-        return _as_view_of(View.apply(input, shape=shape, kind="ReshapeAliasBackward0"), input)
+        return _as_view_of(View.apply(input, shape=shape, kind="ReshapeAliasBackward0"), input, always=True)
     # As PyTorch: a contiguous copy (CloneBackward0), then a reshape of it that is not a view.
     return View.apply(clone(input), shape=shape, kind="UnsafeViewBackward0")
 
@@ -494,7 +498,7 @@ def view(input, *shape):
     shape = _sizes(shape)
     if not (input._data.flags.c_contiguous or _reshaped_without_copy(input._data, shape)):
         raise RuntimeError(messages.VIEW_NOT_COMPATIBLE)
-    return _as_view_of(View.apply(input, shape=shape), input)
+    return _as_view_of(View.apply(input, shape=shape), input, always=True)
 
 
 def contiguous(input):
@@ -535,8 +539,8 @@ def transpose(input, dim0, dim1):
     ndim = input.ndim
     (d0,), (d1,) = normalize_dim(dim0, ndim), normalize_dim(dim1, ndim)
     if ndim == 0:
-        return _as_view_of(View.apply(input, shape=()), input)
-    return _as_view_of(Transpose.apply(input, dim0=d0, dim1=d1), input)
+        return _as_view_of(View.apply(input, shape=()), input, always=True)
+    return _as_view_of(Transpose.apply(input, dim0=d0, dim1=d1), input, always=True)
 
 
 swapaxes = transpose
@@ -547,8 +551,8 @@ def t(input):
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     if input.ndim < 2:
-        return _as_view_of(View.apply(input, shape=input.shape), input)
-    return _as_view_of(T.apply(input, dim0=0, dim1=1), input)
+        return _as_view_of(View.apply(input, shape=input.shape), input, always=True)
+    return _as_view_of(T.apply(input, dim0=0, dim1=1), input, always=True)
 
 
 def permute(input, *dims):
@@ -558,7 +562,7 @@ def permute(input, *dims):
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
                            f"{input.ndim} is not equal to len(dims) = {len(dims)}")
-    return _as_view_of(Permute.apply(input, dims=dims), input)
+    return _as_view_of(Permute.apply(input, dims=dims), input, always=True)
 
 
 def numpy_T(input):
@@ -569,7 +573,8 @@ def numpy_T(input):
 def squeeze(input, dim=None):
     """Remove size-1 dims (all of them, or those in ``dim``)."""
     dim_was_tuple = dim is not None and not isinstance(dim, int)
-    return _as_view_of(Squeeze.apply(input, dim=normalize_dim(dim, input.ndim), dim_was_tuple=dim_was_tuple), input)
+    return _as_view_of(Squeeze.apply(input, dim=normalize_dim(dim, input.ndim), dim_was_tuple=dim_was_tuple), input,
+                       always=True)
 
 
 def _squeeze_(input, dim):
@@ -604,7 +609,7 @@ def unsqueeze(input, dim):
     rank = input.ndim + 1
     if not -rank <= dim < rank:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
-    return _as_view_of(Unsqueeze.apply(input, dim=dim % rank), input)
+    return _as_view_of(Unsqueeze.apply(input, dim=dim % rank), input, always=True)
 
 
 def expand(input, *sizes):
@@ -618,7 +623,7 @@ def expand(input, *sizes):
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})")
     shape = sizes if -1 not in sizes else tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     try:
-        return _as_view_of(Expand.apply(input, shape=shape), input)
+        return _as_view_of(Expand.apply(input, shape=shape), input, always=True)
     except ValueError:
         dim = next(i for i, n in enumerate(input.shape) if n != 1 and n != shape[lead + i]) + lead
         raise RuntimeError(
@@ -777,9 +782,12 @@ def _mask_mismatch(shape, index):
 
 def getitem(input, index):
     """``input[index]``: ints, slices, None, ..., integer arrays and boolean masks."""
+    # The most common indexes, kept cheap: what the general path below makes of a lone slice
+    # or a lone int (a basic index: always a view).
     if type(index) is slice:
-        # The most common index, kept cheap: what the general path below makes of a lone slice.
-        return _as_view_of(_index(input, (index, Ellipsis), "SliceBackward0"), input)
+        return _as_view_of(_index(input, (index, Ellipsis), "SliceBackward0"), input, always=True)
+    if type(index) is int and input._data.ndim:
+        return _as_view_of(_index(input, (index, Ellipsis), "SelectBackward0"), input, always=True)
     index = _to_numpy_index(index)
     parts = index if isinstance(index, tuple) else (index,)
     if any(isinstance(p, np.ndarray) for p in parts) and any(isinstance(p, (int, np.integer)) for p in parts):
