@@ -32,6 +32,7 @@ from . import messages
 from .creation import ones_like
 from .fast_path import FreshGradients, graph_released, warnings_back, warnings_off
 from .graph import AccumulateGrad, accumulate_grad, nodes_on_a_path
+from .plain_backward import PlainGradient, gradient, in_flight, plain, plain_all, plain_gradient
 from .grad_mode import _state
 from .tensor import Tensor, _retaining
 
@@ -173,10 +174,11 @@ class ReadyQueue:
     two gradients is the engine's own: it goes into ``fresh`` (``fast_path.FreshGradients``).
     """
 
-    def __init__(self, dependencies, fresh=None):
+    def __init__(self, dependencies, fresh=None, plain=False):
         self.pending = dependencies  # node -> edges still to arrive
         self.buffers = {}  # node -> [gradient per output], summed as edges arrive
         self.fresh = fresh
+        self.plain = plain  # the pass records nothing: a sum of two is a PlainGradient too
         self._ready = []
         self._tiebreak = itertools.count()  # heap entries must never compare two nodes
 
@@ -189,7 +191,7 @@ class ReadyQueue:
             if grads[output_nr] is None:
                 grads[output_nr] = grad
             else:
-                grads[output_nr] = _add_gradients(grads[output_nr], grad)
+                grads[output_nr] = _add_gradients(grads[output_nr], grad, self.plain)
                 if self.fresh is not None and type(node) is AccumulateGrad:
                     self.fresh.add(grads[output_nr])
         left = self.pending[node] = self.pending[node] - 1
@@ -211,7 +213,7 @@ class ReadyQueue:
         return node, self.buffers.pop(node, None) or [None] * node.num_outputs
 
 
-def _add_gradients(total, grad):
+def _add_gradients(total, grad, plain):
     """``total + grad``: two gradients for one place, of one shape and dtype (``fit_gradients``).
 
     Unless the pass records (``create_graph``: then they require grad), the sum is NumPy's
@@ -220,7 +222,8 @@ def _add_gradients(total, grad):
     if _state.grad_enabled and (total.requires_grad or grad.requires_grad):
         return total + grad
     total = total._data + grad._data
-    return Tensor._wrap(total if type(total) is np.ndarray else np.asarray(total))  # (0-d: NumPy gives a scalar)
+    total = total if type(total) is np.ndarray else np.asarray(total)  # (0-d: NumPy gives a scalar)
+    return gradient(total) if plain else Tensor._wrap(total)
 
 
 def execution_order(roots):
@@ -280,9 +283,10 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
         _follow_in_place_changes()
     plan = plan_backward(roots, inputs, accumulate_grad)
     write = _GradWriter(create_graph, record_values, preview)
-    queue = ReadyQueue(plan.dependencies, write.fresh)
+    queue = ReadyQueue(plan.dependencies, write.fresh, plain=not create_graph)
     for (node, output_nr), grad in zip(plan.root_edges, root_grads):
-        queue.send(node, output_nr, grad)
+        # Without create_graph the gradients in flight are PlainGradients (see plain_backward).
+        queue.send(node, output_nr, grad if create_graph or grad is None else plain_gradient(grad))
     index = 0
     while (entry := queue.pop()) is not None:
         node, grads = entry
@@ -306,12 +310,12 @@ def _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, crea
     if not runs or (grads[0] is None and not _any_gradient(grads)):
         if runs:  # ran with nothing to send: still release the edges
             queue.pass_on(node, None, None)
-        return BackwardStep(index, node, False, tuple(grads), (), tuple(accumulated), tuple(captured), (),
+        return BackwardStep(index, node, False, plain_all(grads), (), tuple(accumulated), tuple(captured), (),
                             queue.pending)
 
     if node._pre_hooks:
         write.seen_by_hooks(grads)
-        grads = list(_run_node_hooks(node._pre_hooks, tuple(grads)))
+        grads = list(_run_node_hooks(node._pre_hooks, plain_all(grads)))
     wanted = None if plan.runs is None else plan.wanted(node)
     if type(node) is AccumulateGrad:
         accumulated = (*accumulated, write(node.variable, grads[0], leaf=True))  # what AccumulateGrad.backward does
@@ -321,13 +325,13 @@ def _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, crea
         if write.fresh is not None:
             write.computed(node, grad_inputs, grads)
     if node._post_hooks:
-        grad_inputs = _run_node_hooks(node._post_hooks, grad_inputs, tuple(grads))
+        grad_inputs = _run_node_hooks(node._post_hooks, plain_all(grad_inputs), plain_all(grads))
     released = () if retain_graph else node.release(write.preview)
     queue.pass_on(node, grad_inputs, wanted)
     if not records:
         return None
-    return BackwardStep(index, node, True, tuple(grads), grad_inputs, tuple(accumulated), tuple(captured),
-                        released, queue.pending)
+    return BackwardStep(index, node, True, plain_all(grads), plain_all(grad_inputs), tuple(accumulated),
+                        tuple(captured), released, queue.pending)
 
 
 def _receive(node, grads, plan, write, inputs):
@@ -346,12 +350,12 @@ def _receive(node, grads, plan, write, inputs):
         hooks = node._tensor_hooks(output_nr)
         if hooks:
             write.seen_by_hooks((grad,))
-            grad = grads[output_nr] = _run_tensor_hooks(hooks, grad, plan)
+            grad = grads[output_nr] = _run_tensor_hooks(hooks, plain(grad), plan)
         retained = node._retained_tensor(output_nr)
         if retained is not None:
             accumulated.append(write(retained, grad))
         for position in plan.captures.get((node, output_nr), ()):
-            captured.append((position, grad))
+            captured.append((position, plain(grad)))
             if plan.accumulate_grad and retained is None:
                 accumulated.append(write(inputs[position], grad))  # a non-leaf in backward(inputs=)
     return grads, accumulated, captured
@@ -377,7 +381,11 @@ def _chain_rule(node, grads, wanted, create_graph):
     previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
     quiet = warnings_off()  # nan/inf arise silently, as in PyTorch
     try:
+        if not node.takes_plain_gradients:
+            grads = plain_all(grads)  # the user's code (a custom Function's backward) sees Tensors
         grad_inputs = fit_gradients(node, node.backward(*grads))
+        if not create_graph:
+            grad_inputs = in_flight(grad_inputs)  # (a formula's Node.apply gave a Tensor: relu's)
         if _state.anomaly_enabled and _state.anomaly_check_nan:
             _check_nan(node, grad_inputs)
     except Exception:
@@ -409,7 +417,7 @@ def fit_gradients(node, grad_inputs):
     # Most formulas return gradients that fit already: look first, change only if one does not.
     # (A dtype equal to the input's but another object goes the long way, and is kept there.)
     for grad, (child, _), (shape, dtype) in zip(grad_inputs, node.next_functions, node._input_meta):
-        if grad is not None and (child is None or type(grad) is not Tensor
+        if grad is not None and (child is None or (type(grad) is not PlainGradient and type(grad) is not Tensor)
                                  or grad._data.shape != shape or grad._data.dtype is not dtype):
             break
     else:

@@ -214,6 +214,10 @@ class Node:
     #: rest), as PyTorch's built-in nodes compute only those; a custom Function's node sets
     #: this False: PyTorch hands on all it returns.
     computes_only_wanted_gradients = True
+    #: Without ``create_graph``, the engine hands this node's formula its gradients as
+    #: ``plain_backward.PlainGradient`` s (NumPy under Tensor names). Off for nodes whose
+    #: backward is the user's code (a custom Function, a module's backward hook).
+    takes_plain_gradients = True
 
     # Defaults live on the class: a node is made for every op call, including
     # the ones a backward pass runs unrecorded, so __init__ sets nothing.

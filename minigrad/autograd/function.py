@@ -73,6 +73,7 @@ class BackwardCFunction(Node, FunctionCtx):
 
     _forward_cls = None
     computes_only_wanted_gradients = False  # the user's backward returns them all
+    takes_plain_gradients = False  # the user's backward sees plain Tensors
 
     def __init__(self):
         self._sequence_nr = next(_sequence)

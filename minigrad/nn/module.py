@@ -55,6 +55,7 @@ class BackwardHookFunction(Node):
     """z = x (an identity that calls ``on_grad`` with the gradient flowing back through it)        grad_x = grad"""
 
     input_names = ("self",)
+    takes_plain_gradients = False  # on_grad hands the gradient to the user's hooks
 
     def name(self):
         return "BackwardHookFunctionBackward"
