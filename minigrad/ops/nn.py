@@ -105,8 +105,6 @@ class NllLoss(Node):
         w = np.where(counted, 1 if weight is None else weight[safe], 0).astype(logp.dtype)
         losses = -rows[np.arange(rows.shape[0]), safe] * w
         self.total_weight = w.sum()
-        # Where backward writes: the counted rows, their targets, their weights.
-        self.picked = (counted.nonzero()[0], safe[counted], w[counted])
         if reduction == "none":
             return losses.reshape(target.shape)
         if reduction == "sum":
@@ -126,11 +124,14 @@ class NllLoss(Node):
         return Tensor._wrap(np.asarray(self.total_weight))
 
     def backward(self, grad):
-        rows, targets, w = self.picked
+        targets = self.target.reshape(-1)
+        counted = targets != self.ignore_index
+        safe = np.where(counted, targets, 0)
+        w = np.where(counted, 1 if self.weight is None else self.weight[safe], 0).astype(grad.dtype)
         if self.reduction == "mean":
             w = w / self.total_weight
         picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)
-        picker[rows, targets] = -w  # -w[t_i] at each counted target (an ignored row stays 0., not -0.)
+        picker[counted.nonzero()[0], safe[counted]] = -w[counted]  # -w[t_i] at each counted target (not -0.)
         picker = Tensor._wrap(picker.reshape(self.shape))
         if self.reduction == "none":
             return grad.unsqueeze(-1) * picker
