@@ -86,6 +86,16 @@ class MseLoss(Node):
         return grad_x, (-grad_x if self.needs_input_grad[1] else None)
 
 
+def _target_weights(targets, weight, ignore_index, dtype):
+    """``(counted, safe, w)`` for flat ``targets``: which rows count (None: all of them), each
+    row's target (0 where ignored) and its weight (0 where ignored)."""
+    counted = targets != ignore_index
+    if counted.all():  # the common case, without the masks
+        return None, targets, (np.ones(targets.shape, dtype) if weight is None else weight[targets].astype(dtype))
+    safe = np.where(counted, targets, 0)
+    return counted, safe, np.where(counted, 1 if weight is None else weight[safe], 0).astype(dtype)
+
+
 class NllLoss(Node):
     """z_i = -w[t_i] * logp[i, t_i] (0 where t_i == ignore_index); "mean" divides the sum by sum_i w[t_i]
 
@@ -99,10 +109,7 @@ class NllLoss(Node):
         self.target, self.weight, self.ignore_index, self.reduction = target, weight, ignore_index, reduction
         self.shape = logp.shape
         rows = logp.reshape(-1, logp.shape[-1])
-        targets = target.reshape(-1)
-        counted = targets != ignore_index
-        safe = np.where(counted, targets, 0)
-        w = np.where(counted, 1 if weight is None else weight[safe], 0).astype(logp.dtype)
+        _, safe, w = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
         losses = -rows[np.arange(rows.shape[0]), safe] * w
         self.total_weight = w.sum()
         if reduction == "none":
@@ -124,14 +131,14 @@ class NllLoss(Node):
         return Tensor._wrap(np.asarray(self.total_weight))
 
     def backward(self, grad):
-        targets = self.target.reshape(-1)
-        counted = targets != self.ignore_index
-        safe = np.where(counted, targets, 0)
-        w = np.where(counted, 1 if self.weight is None else self.weight[safe], 0).astype(grad.dtype)
+        counted, safe, w = _target_weights(self.target.reshape(-1), self.weight, self.ignore_index, grad.dtype)
         if self.reduction == "mean":
             w = w / self.total_weight
         picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)
-        picker[counted.nonzero()[0], safe[counted]] = -w[counted]  # -w[t_i] at each counted target (not -0.)
+        if counted is None:
+            picker[np.arange(len(safe)), safe] = -w
+        else:
+            picker[counted.nonzero()[0], safe[counted]] = -w[counted]  # -w[t_i] at each counted target (not -0.)
         picker = Tensor._wrap(picker.reshape(self.shape))
         if self.reduction == "none":
             return grad.unsqueeze(-1) * picker
@@ -583,10 +590,11 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean", sp
                            f"{dtypes.SCALAR_TYPE_NAMES.get(t.dtype, t.dtype)}")
     if input.ndim == 2 and t.ndim != 1 or input.ndim == 1 and t.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    classes = input.shape[-1]
-    out_of_bounds = (t != ignore_index) & ((t < 0) | (t >= classes))
-    if out_of_bounds.any():
-        raise IndexError(f"Target {int(t[out_of_bounds].flat[0])} is out of bounds.")
+    classes = input._data.shape[-1]
+    if t.size and (t.min() < 0 or t.max() >= classes):  # (a quick look first: most targets are fine)
+        out_of_bounds = (t != ignore_index) & ((t < 0) | (t >= classes))
+        if out_of_bounds.any():
+            raise IndexError(f"Target {int(t[out_of_bounds].flat[0])} is out of bounds.")
     w = None if weight is None else (weight._data if isinstance(weight, Tensor) else np.asarray(weight))
     node = NllLoss2D if spatial else NllLoss
     return node.apply(input, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
@@ -604,7 +612,7 @@ def linear(input, weight, bias=None):
     dims is viewed as 2-D for that ``addmm`` and the result viewed back. Otherwise it is
     ``matmul``, then the bias added in place.
     """
-    if input.ndim and weight.ndim == 2 and input.shape[-1] != weight.shape[1]:
+    if input.ndim and weight.ndim == 2 and input._data.shape[-1] != weight._data.shape[1]:
         # Checked here, as PyTorch's mm checks it (NumPy's matmul would say it in its own words).
         rows = math.prod(input.shape[:-1])
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
@@ -613,10 +621,10 @@ def linear(input, weight, bias=None):
         return input @ weight.t()
     if input.ndim == 2 or (input.is_contiguous() and bias.is_contiguous()):
         # PyTorch's addmm checks, in its order and words (it never promotes).
-        if bias.dtype != weight.dtype:
+        if bias._data.dtype != weight._data.dtype:
             raise RuntimeError("self and mat2 must have the same dtype, but got "
                                f"{dtypes.SCALAR_TYPE_NAMES[bias.dtype]} and {dtypes.SCALAR_TYPE_NAMES[weight.dtype]}")
-        if input.dtype != weight.dtype:
+        if input._data.dtype != weight._data.dtype:
             raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
                                f"{dtypes.SCALAR_TYPE_NAMES[input.dtype]} and {dtypes.SCALAR_TYPE_NAMES[weight.dtype]}")
         if input.ndim == 2:
