@@ -24,6 +24,8 @@ forward, backward. Each was kept because a benchmark showed it pays
 5. ``pace_collector`` / ``graph_released``: Python's cyclic garbage collector
    scans a growing graph again and again, though the graph has no cycles; its
    full collections come rarer while a long graph lives.
+6. Backward formulas on arrays when nothing records: ``plain_backward.py`` (its
+   own module, because it subclasses Tensor, which imports this one).
 """
 
 import functools

@@ -64,8 +64,8 @@ def _binary(numpy_op, tensor_op, reflected=False):
 
 
 def _axes(dim, ndim):
-    """A reduction's ``dim`` as NumPy axes, for the plain cases (an int or a tuple of ints in
-    range, of a tensor with dims); None where the Tensor op should decide."""
+    """A reduction's ``dim`` as a NumPy axis when it is the plain case (an int in range); None
+    where the Tensor op should decide (a tuple, a dim out of range: its error message)."""
     if type(dim) is int and -ndim <= dim < ndim:
         return dim % ndim
     return None
