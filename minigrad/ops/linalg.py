@@ -115,7 +115,11 @@ def _tensors(a, b):
 
 def mm(input, mat2):
     """Matrix times matrix (2-D only): ``MmBackward0``."""
-    a, b = _tensors(input, mat2)
+    return _mm(*_tensors(input, mat2))
+
+
+def _mm(a, b):
+    """``mm`` of two tensors (``matmul`` of two matrices comes here directly)."""
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
@@ -194,7 +198,7 @@ def matmul(input, other):
     if dim1 == 1 and dim2 == 2:
         return _squeeze_(mm(a.unsqueeze(0), b), 0)
     if dim1 == 2 and dim2 == 2:
-        return mm(a, b)
+        return _mm(a, b)
     if _should_fold(a, b):
         return _folded(a, b)
     return _batched(a, b)

@@ -56,7 +56,7 @@ class Sum(Node):
 
     def forward(self, x, dim=None, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
-        return np.asarray(x.sum(axis=dim, keepdims=keepdim))
+        return np.add.reduce(x, axis=dim, keepdims=keepdim)  # (x.sum, without its Python wrapper)
 
     def backward(self, grad):
         return _expand_back(grad, self.shape, self.dim, self.keepdim)
@@ -463,7 +463,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     """
     if dtype is not None:
         input = input.to(dtype)
-    if input.dtype.kind == "b":
+    if input._data.dtype.kind == "b":
         input = input.long()
     return Sum.apply(input, dim=_axes(dim, input), keepdim=keepdim)
 
