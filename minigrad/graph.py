@@ -101,9 +101,10 @@ class SavedTensor:
             self.version = self.version_counter.value
             self.requires_grad = tensor._requires_grad
         else:
-            # Kept as the Tensor, whose _version we can read later.
+            # Kept as the Tensor, whose _version we can read later (read here without the property).
             self.tensor, self.data, self.version_counter = tensor, None, None
-            self.version = tensor._version
+            counter = tensor._version_counter
+            self.version = 0 if counter is None else counter.value
 
     def _pack(self, tensor, pack_hook, unpack_hook):
         """Inside ``saved_tensors_hooks``: keep ``pack_hook(tensor)`` instead of the tensor.
@@ -297,12 +298,18 @@ class Node:
         self._sequence_nr = sequence_nr = next(_sequence)
         if not sequence_nr % PACE_EVERY:
             pace_collector(sequence_nr)  # a long graph: see fast_path
-        edges, needs, meta = [], [], []
-        for t in inputs:
-            edges.append(t._gradient_edge())
-            needs.append(t._requires_grad)
-            meta.append((t._data.shape, t._data.dtype))
-        self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
+        if len(inputs) == 2:  # (most ops: the three tuples without lists)
+            x, y = inputs
+            self.next_functions = (x._gradient_edge(), y._gradient_edge())
+            self.needs_input_grad = (x._requires_grad, y._requires_grad)
+            self._input_meta = ((x._data.shape, x._data.dtype), (y._data.shape, y._data.dtype))
+        else:
+            edges, needs, meta = [], [], []
+            for t in inputs:
+                edges.append(t._gradient_edge())
+                needs.append(t._requires_grad)
+                meta.append((t._data.shape, t._data.dtype))
+            self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
         result._grad_fn = self
         if self._save_plan:
