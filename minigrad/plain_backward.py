@@ -21,6 +21,7 @@ A pass with ``create_graph`` never makes one: there a gradient's ops must record
 import numpy as np
 
 from .fast_path import broadcast_view
+from .ops.reduce import sum_to_shape
 from .tensor import Tensor
 
 _new = object.__new__
@@ -159,14 +160,9 @@ class PlainGradient(Tensor):
         if have == shape:
             return self
         lead = len(have) - len(shape)
-        if lead > 0 and have[lead:] == shape and array.dtype.kind == "f":
-            # Only dims added in front (a bias's gradient): the same sums, without keepdims.
-            return gradient(np.add.reduce(array, axis=tuple(range(lead)) if lead > 1 else 0))
         if lead < 0 or array.dtype.kind != "f" or not all([s == 1 or s == n for s, n in zip(shape, have[lead:])]):
             return Tensor.sum_to_size(self, *size)  # (its error message)
-        # What SumToSize's forward computes, in one reduction.
-        axes = (*range(lead), *[lead + i for i, n in enumerate(shape) if n == 1 and have[lead + i] != 1])
-        return gradient(np.add.reduce(array, axis=axes, keepdims=True).reshape(shape))
+        return gradient(sum_to_shape(array, shape))
 
 
 def plain_gradient(tensor):

@@ -62,6 +62,16 @@ class Sum(Node):
         return _expand_back(grad, self.shape, self.dim, self.keepdim)
 
 
+def sum_to_shape(array, shape):
+    """``array`` summed down to ``shape``, which it broadcasts from (checked by the caller)."""
+    have = array.shape
+    lead = len(have) - len(shape)
+    if lead > 0 and have[lead:] == shape:  # only dims added in front (every bias's gradient)
+        return np.add.reduce(array, axis=tuple(range(lead)) if lead > 1 else 0)
+    axes = (*range(lead), *[lead + i for i, n in enumerate(shape) if n == 1 and have[lead + i] != 1])
+    return np.add.reduce(array, axis=axes, keepdims=True).reshape(shape)
+
+
 class SumToSize(Node):
     """z = x summed down to a shape it was broadcast from        grad_x = grad broadcast back"""
 
@@ -70,9 +80,7 @@ class SumToSize(Node):
 
     def forward(self, x, shape):
         self.shape = x.shape
-        lead = x.ndim - len(shape)
-        axes = [*range(lead)] + [lead + i for i, n in enumerate(shape) if n == 1 and x.shape[lead + i] != 1]
-        return np.asarray(x.sum(axis=tuple(axes), keepdims=True).reshape(shape))
+        return sum_to_shape(x, shape)
 
     def backward(self, grad):
         return grad.expand(self.shape)
