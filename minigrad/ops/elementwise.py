@@ -924,7 +924,8 @@ def add(input, other, *, alpha=1):
     >>> minigrad.add(minigrad.tensor([1.0, 2.0]), 10)
     tensor([11., 12.])
     """
-    return _binary(Add, input, other, alpha=alpha)
+    # (alpha=1, the default of Add's forward, is not passed: an op without params calls it plainly.)
+    return _binary(Add, input, other) if alpha == 1 else _binary(Add, input, other, alpha=alpha)
 
 
 def sub(input, other, *, alpha=1):
@@ -932,7 +933,7 @@ def sub(input, other, *, alpha=1):
     if _is_bool(input) and _is_bool(other):
         raise RuntimeError(messages.BOOL_SUBTRACTION)
     if isinstance(input, Tensor):
-        return _binary(Sub, input, other, alpha=alpha)
+        return _binary(Sub, input, other) if alpha == 1 else _binary(Sub, input, other, alpha=alpha)
     # A number on the left only comes from ``2 - x`` (Tensor.__rsub__), which PyTorch records as rsub.
     number, tensor = promote(input, other)
     return Rsub.apply(tensor, other=number._data, alpha=alpha)
@@ -964,7 +965,7 @@ def div(input, other, *, rounding_mode=None):
         _no_integer_division_by_zero(b)
         return _binary(DivRounded, a, b, rounding_mode=rounding_mode)
     a, b = promote(input, other, "div")
-    if not dtypes.is_floating(a.dtype):
+    if a._data.dtype.kind != "f":
         a, b = a.to(dtypes.default_float), b.to(dtypes.default_float)
     if not isinstance(input, Tensor):
         # ``2 / x`` (Tensor.__rtruediv__): PyTorch computes reciprocal(x) * 2, and so records it.
@@ -979,7 +980,7 @@ def neg(input):
 
 
 def _is_bool(operand):
-    return isinstance(operand, Tensor) and operand._data.dtype == np.bool_
+    return isinstance(operand, Tensor) and operand._data.dtype.kind == "b"
 
 
 def pow(input, exponent):
