@@ -1000,7 +1000,7 @@ def pow(input, exponent):
 
 def _float_unary(node_class):
     def op(input):
-        if not dtypes.is_floating(input.dtype):
+        if input._data.dtype.kind != "f":
             input = input.to(dtypes.default_float)
         return node_class.apply(input)
 
@@ -1160,7 +1160,7 @@ def hypot(input, other):
 def _as_floats(input, other, op_name):
     check_operand(op_name, other)
     a, b = promote(input, other, op_name)
-    if not dtypes.is_floating(a.dtype):
+    if a._data.dtype.kind != "f":
         a, b = a.to(dtypes.default_float), b.to(dtypes.default_float)
     return a, b
 

@@ -111,6 +111,8 @@ def numpy_names(reduction):
 
     @functools.wraps(reduction)
     def with_numpy_names(*args, **kwargs):
+        if not kwargs:
+            return reduction(*args)  # (the common call: nothing to rename or check)
         if "axis" in kwargs:
             kwargs["dim"] = kwargs.pop("axis")
         if "keepdims" in kwargs:

@@ -473,6 +473,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         input = input.to(dtype)
     if input._data.dtype.kind == "b":
         input = input.long()
+    if dim is None and not keepdim:
+        return Sum.apply(input)  # (Sum's forward defaults: an op without params calls it plainly)
     return Sum.apply(input, dim=_axes(dim, input), keepdim=keepdim)
 
 
