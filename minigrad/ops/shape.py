@@ -86,7 +86,7 @@ class Transpose(Node):
 
     saved_params = ("dim0", "dim1")
 
-    def forward(self, x, dim0, dim1):
+    def forward(self, x, dim0=0, dim1=1):  # (the defaults are t()'s, which passes no params)
         self.dim0, self.dim1 = dim0, dim1
         return x.swapaxes(dim0, dim1)
 
@@ -95,7 +95,7 @@ class Transpose(Node):
 
 
 class T(Transpose):
-    """z = x.t() (a 2-D transpose)        grad_x = grad.t()"""
+    """z = x.t() (a 2-D transpose: the forward's default dims)        grad_x = grad.t()"""
 
 
 class Permute(Node):
@@ -552,7 +552,7 @@ def t(input):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     if input.ndim < 2:
         return _as_view_of(View.apply(input, shape=input.shape), input, always=True)
-    return _as_view_of(T.apply(input, dim0=0, dim1=1), input, always=True)
+    return _as_view_of(T.apply(input), input, always=True)
 
 
 def permute(input, *dims):
