@@ -120,9 +120,9 @@ def mm(input, mat2):
 
 def _mm(a, b):
     """``mm`` of two tensors (``matmul`` of two matrices comes here directly)."""
-    if a.ndim != 2:
+    if a._data.ndim != 2:
         raise RuntimeError("self must be a matrix")
-    if b.ndim != 2:
+    if b._data.ndim != 2:
         raise RuntimeError("mat2 must be a matrix")
     if a._data.shape[1] != b._data.shape[0]:
         raise RuntimeError(messages.MATMUL_SHAPES.format(r1=a.shape[0], c1=a.shape[1], r2=b.shape[0], c2=b.shape[1]))
@@ -188,7 +188,7 @@ def matmul(input, other):
     tensor([3., 7.])
     """
     a, b = _tensors(input, other)
-    dim1, dim2 = a.ndim, b.ndim
+    dim1, dim2 = a._data.ndim, b._data.ndim
     if dim1 == 0 or dim2 == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {dim1}D and {dim2}D")
     if dim1 == 1 and dim2 == 1:

@@ -19,9 +19,13 @@ from .operands import normalize_dim
 
 
 def _stable_softmax(x, dim):
-    # Array methods: much cheaper than np.max/np.sum on small arrays.
-    e = np.exp(x - x.max(axis=dim, keepdims=True))
-    e /= e.sum(axis=dim, keepdims=True)  # in place: e is ours
+    # The ufuncs' own reductions, in place where the array is ours: cheaper on small arrays.
+    e = np.subtract(x, np.maximum.reduce(x, axis=dim, keepdims=True))
+    if not x.ndim:  # (NumPy gives a 0-d result as a scalar: its one number is its own sum)
+        e = np.exp(e)
+        return e / e
+    np.exp(e, out=e)
+    e /= np.add.reduce(e, axis=dim, keepdims=True)
     return e
 
 
