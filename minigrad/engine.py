@@ -19,6 +19,11 @@ Read this file top to bottom:
 ``backward()`` and ``grad()`` are thin loops over it, and ``viz`` replays the
 very same steps. With ``preview=True`` the same loop only *reports* what it
 would write into ``.grad`` and what it would free, and changes neither.
+
+Without ``create_graph`` nothing a formula computes is recorded, so the gradients in
+flight are ``PlainGradient`` s: Tensors whose arithmetic goes straight to NumPy
+(``plain_backward.py``). Hooks, custom Functions and whatever the user receives
+get plain Tensors.
 """
 
 import heapq
