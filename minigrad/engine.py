@@ -37,7 +37,7 @@ from . import messages
 from .creation import ones_like
 from .fast_path import FreshGradients, graph_released, warnings_back, warnings_off
 from .graph import AccumulateGrad, accumulate_grad, nodes_on_a_path
-from .plain_backward import PlainGradient, gradient, in_flight, plain, plain_all, plain_gradient
+from .plain_backward import PlainGradient, gradient, in_flight, plain, plain_all
 from .grad_mode import _state
 from .tensor import Tensor, _retaining
 
@@ -179,11 +179,10 @@ class ReadyQueue:
     two gradients is the engine's own: it goes into ``fresh`` (``fast_path.FreshGradients``).
     """
 
-    def __init__(self, dependencies, fresh=None, plain=False):
+    def __init__(self, dependencies, fresh=None):
         self.pending = dependencies  # node -> edges still to arrive
         self.buffers = {}  # node -> [gradient per output], summed as edges arrive
         self.fresh = fresh
-        self.plain = plain  # the pass records nothing: a sum of two is a PlainGradient too
         self._ready = []
         self._tiebreak = itertools.count()  # heap entries must never compare two nodes
 
@@ -196,7 +195,8 @@ class ReadyQueue:
             if grads[output_nr] is None:
                 grads[output_nr] = grad
             else:
-                grads[output_nr] = _add_gradients(grads[output_nr], grad, self.plain)
+                # (Without create_graph both are PlainGradients: NumPy's sum; else the op, recorded.)
+                grads[output_nr] = grads[output_nr] + grad
                 if self.fresh is not None and type(node) is AccumulateGrad:
                     self.fresh.add(grads[output_nr])
         left = self.pending[node] = self.pending[node] - 1
@@ -216,19 +216,6 @@ class ReadyQueue:
             return None
         node = heapq.heappop(self._ready)[2]
         return node, self.buffers.pop(node, None) or [None] * node.num_outputs
-
-
-def _add_gradients(total, grad, plain):
-    """``total + grad``: two gradients for one place, of one shape and dtype (``fit_gradients``).
-
-    Unless the pass records (``create_graph``: then they require grad), the sum is NumPy's
-    alone; ``+`` of two tensors would find the same, through the op machinery.
-    """
-    if _state.grad_enabled and (total.requires_grad or grad.requires_grad):
-        return total + grad
-    total = total._data + grad._data
-    total = total if type(total) is np.ndarray else np.asarray(total)  # (0-d: NumPy gives a scalar)
-    return gradient(total) if plain else Tensor._wrap(total)
 
 
 def execution_order(roots):
@@ -288,10 +275,10 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
         _follow_in_place_changes()
     plan = plan_backward(roots, inputs, accumulate_grad)
     write = _GradWriter(create_graph, record_values, preview)
-    queue = ReadyQueue(plan.dependencies, write.fresh, plain=not create_graph)
+    queue = ReadyQueue(plan.dependencies, write.fresh)
     for (node, output_nr), grad in zip(plan.root_edges, root_grads):
         # Without create_graph the gradients in flight are PlainGradients (see plain_backward).
-        queue.send(node, output_nr, grad if create_graph or grad is None else plain_gradient(grad))
+        queue.send(node, output_nr, grad if create_graph or grad is None else gradient(grad._data))
     index = 0
     while (entry := queue.pop()) is not None:
         node, grads = entry

@@ -21,7 +21,7 @@ A pass with ``create_graph`` never makes one: there a gradient's ops must record
 import numpy as np
 
 from .fast_path import broadcast_view
-from .ops.reduce import sum_to_shape
+from .ops.reduce import broadcasts_to, sum_to_shape
 from .tensor import Tensor
 
 _new = object.__new__
@@ -37,7 +37,8 @@ def gradient(array):
 
 def _array_like(grad, other):
     """``other`` as an array the NumPy operator may take with ``grad`` as a Tensor op
-    would (same dtype, or a number that does not change a floating gradient's dtype), or None.
+    would (same dtype, or a number that does not change a floating gradient's dtype: the
+    first two cases of ``ops.operands.promote``), or None.
     """
     if isinstance(other, Tensor):
         array = other._data
@@ -159,15 +160,9 @@ class PlainGradient(Tensor):
         have = array.shape
         if have == shape:
             return self
-        lead = len(have) - len(shape)
-        if lead < 0 or array.dtype.kind != "f" or not all([s == 1 or s == n for s, n in zip(shape, have[lead:])]):
+        if not broadcasts_to(shape, have):
             return Tensor.sum_to_size(self, *size)  # (its error message)
-        return gradient(sum_to_shape(array, shape))
-
-
-def plain_gradient(tensor):
-    """``tensor``'s values as a PlainGradient (for the gradients a backward pass starts from)."""
-    return gradient(tensor._data)
+        return gradient(sum_to_shape(array, shape))  # (SumToSize's forward)
 
 
 def plain(grad):

@@ -62,6 +62,13 @@ class Sum(Node):
         return _expand_back(grad, self.shape, self.dim, self.keepdim)
 
 
+def broadcasts_to(shape, have):
+    """Whether ``shape`` broadcasts to ``have`` (NumPy's rule, aligned from the right: each dim
+    of ``shape`` is 1 or matches)."""
+    lead = len(have) - len(shape)
+    return lead >= 0 and all([s == 1 or s == n for s, n in zip(shape, have[lead:])])
+
+
 def sum_to_shape(array, shape):
     """``array`` summed down to ``shape``, which it broadcasts from (checked by the caller)."""
     have = array.shape
@@ -484,9 +491,7 @@ def sum_to_size(input, *size):
     have = input._data.shape  # (a plain tuple: the engine calls this for every broadcast input)
     if have == shape:
         return input
-    # NumPy's broadcasting rule, aligned from the right: each dim of `shape` is 1 or matches.
-    lead = len(have) - len(shape)
-    if lead < 0 or not all([s == 1 or s == n for s, n in zip(shape, have[lead:])]):
+    if not broadcasts_to(shape, have):
         raise RuntimeError(f"size {{{list(shape)}}} is not expandable to size {{{list(have)}}}.")
     return SumToSize.apply(input, shape=shape)
 
