@@ -17,7 +17,8 @@ Read this file top to bottom:
 
 ``iter_backward`` is a generator: it yields one ``BackwardStep`` per node, so
 ``backward()`` and ``grad()`` are thin loops over it, and ``viz`` replays the
-very same steps. With ``preview=True`` the same loop only *reports* what it
+very same steps. (A plain ``loss.backward()``, which nobody watches, runs the same
+pass written out as one loop: ``fast_backward.py``.) With ``preview=True`` the same loop only *reports* what it
 would write into ``.grad`` and what it would free, and changes neither.
 
 Without ``create_graph`` nothing a formula computes is recorded, so the gradients in
@@ -242,7 +243,7 @@ def execution_order(roots):
 
 # --- 3. the loop ------------------------------------------------------------------------------
 def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
-                  inputs=None, accumulate_grad=True, record_values=False, preview=False, records=True):
+                  inputs=None, accumulate_grad=True, record_values=False, preview=False):
     """Run the backward pass, yielding a ``BackwardStep`` after each node.
 
     Args:
@@ -257,11 +258,9 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
         record_values: put NumPy copies of ``.grad`` before/after in each step.
         preview: run the chain rule and the hooks, but write no ``.grad`` and free no
             saved tensor: the steps say what a real pass would write and free.
-        records: False to yield None instead of each ``BackwardStep`` (``backward()``
-            when nobody watches: a record costs about half a microsecond a node).
 
     Yields:
-        BackwardStep (or None)
+        BackwardStep
 
     >>> import minigrad
     >>> x = minigrad.tensor([1.0, 2.0], requires_grad=True)
@@ -282,7 +281,14 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
     index = 0
     while (entry := queue.pop()) is not None:
         node, grads = entry
-        yield _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph, records)
+        # As in PyTorch, a node runs in grad mode ``create_graph``, its hooks too (not across a yield).
+        previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
+        try:
+            step = _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph)
+        finally:
+            _state.grad_enabled = previous_mode
+        yield step
+        step = None  # (a record held here would hold its gradients: a leaf could not keep one)
         index += 1
     if not (retain_graph or preview):
         graph_released()  # (fast_path: the garbage collector's pace for long graphs)
@@ -292,7 +298,9 @@ def _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, crea
     """One node: its tensors' hooks, then the chain rule, then pass the gradients on.
 
     (Written for the common node, which has no hooks, no ``retain_grad`` and one output, and
-    runs in a pass without ``inputs=``: each rarer case is one test, then a helper.)
+    runs in a pass without ``inputs=``: each rarer case is one test, then a helper.) With
+    ``records=False`` it returns None instead of the step (``fast_backward`` sends here the
+    nodes it does not run itself).
     """
     if plan.captures or node._retain_grad is not None or node.num_outputs != 1 or node._tensor_hooks(0):
         grads, accumulated, captured = _receive(node, grads, plan, write, inputs)
@@ -370,7 +378,6 @@ def _chain_rule(node, grads, wanted, create_graph):
     masked = wanted is not None and node.computes_only_wanted_gradients
     if masked and not any(wanted):
         return (None,) * len(node.next_functions)
-    previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
     quiet = warnings_off()  # nan/inf arise silently, as in PyTorch
     try:
         if not node.takes_plain_gradients:
@@ -388,7 +395,6 @@ def _chain_rule(node, grads, wanted, create_graph):
         raise
     finally:
         warnings_back(quiet)
-        _state.grad_enabled = previous_mode
     if masked:
         grad_inputs = tuple(grad if want else None for grad, want in zip(grad_inputs, wanted))
     return grad_inputs
@@ -481,12 +487,8 @@ class _GradWriter:
             after = np.array(grad._data, dtype=tensor._data.dtype) if before is None else \
                 (before + grad._data).astype(before.dtype, copy=False)
             return (tensor, before, after)
-        previous_mode, _state.grad_enabled = _state.grad_enabled, self.create_graph
         keep = leaf and self.fresh is not None and self.fresh.take(grad, tensor._data)
-        try:
-            accumulate_grad(tensor, grad, keep)
-        finally:
-            _state.grad_enabled = previous_mode
+        accumulate_grad(tensor, grad, keep)  # (in grad mode create_graph: see iter_backward)
         after = tensor._grad._data.copy() if self.record_values else None
         return (tensor, before, after)
 

@@ -26,6 +26,8 @@ forward, backward. Each was kept because a benchmark showed it pays
    full collections come rarer while a long graph lives.
 6. Backward formulas on arrays when nothing records: ``plain_backward.py`` (its
    own module, because it subclasses Tensor, which imports this one).
+7. ``backward()``'s loop when nobody watches: ``fast_backward.py`` runs the
+   engine's pass for the common node without a call per step.
 """
 
 import functools

@@ -11,6 +11,7 @@ import warnings
 from .. import messages
 from ..creation import zeros_like
 from ..engine import check_roots, iter_backward, make_root_grads
+from ..fast_backward import run_plain_backward
 from ..ops import stack
 from ..grad_mode import detect_anomaly, enable_grad, is_anomaly_enabled, no_grad, set_detect_anomaly, set_grad_enabled
 from ..tensor import Tensor
@@ -87,8 +88,11 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if create_graph:
         warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=2)
     watched = bool(graph._observers)
+    if not (watched or create_graph or inputs is not None or is_anomaly_enabled()):
+        run_plain_backward(outputs, grads, retain_graph)  # the same pass, in one loop (see fast_backward)
+        return
     steps = iter_backward(outputs, grads, retain_graph, create_graph, inputs=inputs,
-                          accumulate_grad=True, record_values=watched, records=watched)
+                          accumulate_grad=True, record_values=watched)
     for _ in (graph._run(steps) if watched else steps):
         pass
 

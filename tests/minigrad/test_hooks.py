@@ -365,3 +365,42 @@ def test_hook_kinds_run_in_torch_order(torch):
         return events
 
     assert run(minigrad) == run(torch)
+
+
+def _grad_mode_in_hooks(lib, how):
+    """What each hook of one pass saw as ``is_grad_enabled()``, then the mode after the pass."""
+    seen = []
+    x = lib.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 3.0
+    h.register_hook(lambda g: seen.append(("tensor", lib.is_grad_enabled())))
+    h.grad_fn.register_prehook(lambda go: seen.append(("node pre", lib.is_grad_enabled())))
+    h.grad_fn.register_hook(lambda gi, go: seen.append(("node post", lib.is_grad_enabled())))
+    x.register_hook(lambda g: seen.append(("leaf", lib.is_grad_enabled())))
+    if how.startswith("backward"):
+        x.register_post_accumulate_grad_hook(lambda t: seen.append(("post accumulate", lib.is_grad_enabled())))
+    loss = (h * h).sum()
+    create_graph = how.endswith("create_graph")
+    if how == "backward inputs":
+        loss.backward(inputs=[x])
+    elif how.startswith("backward"):
+        loss.backward(create_graph=create_graph)
+    else:
+        lib.autograd.grad(loss, x, create_graph=create_graph)
+    seen.append(("after", lib.is_grad_enabled()))
+    return seen
+
+
+@pytest.mark.parametrize("how", ["backward", "backward inputs", "grad", "grad create_graph"])
+def test_hooks_run_in_grad_mode_create_graph(how, torch):
+    """As in PyTorch, every hook of a pass runs with grad mode set to ``create_graph``,
+    whatever the mode where backward was called (a hook's own ops record only then)."""
+    assert _grad_mode_in_hooks(minigrad, how) == _grad_mode_in_hooks(torch, how)
+
+
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
+def test_hooks_of_backward_with_create_graph_run_in_grad_mode():
+    # (Not run under torch here: PyTorch gives its create_graph warning once a process, and
+    # the differential tests compare that warning in a fresh process state.)
+    seen = _grad_mode_in_hooks(minigrad, "backward create_graph")
+    assert seen == [("tensor", True), ("node pre", True), ("node post", True), ("leaf", True),
+                    ("post accumulate", True), ("after", True)]

@@ -1,0 +1,130 @@
+"""Speed, continued from ``fast_path.py``: ``backward()``'s loop when nobody watches.
+
+``engine.iter_backward`` is the backward pass as a learner should read it: a plan,
+a ready queue, and per node a handful of small steps (``_run_node``), each a call,
+each yielding a record for ``viz``. On a learner's small tensors those calls cost
+more than the formulas: the micrograd demo's 38 nodes spent about 16 µs each in
+the engine, PyTorch's engine about 7.
+
+Most passes need none of that flexibility: a plain ``loss.backward()``, with no
+``create_graph``, no ``inputs=``, no anomaly mode, and nobody stepping through it.
+``run_plain_backward`` runs such a pass as one loop with the same plan, the same
+ready queue and the same order, and does for the common node (one output, no hooks,
+no ``retain_grad``, a built-in formula) what ``_run_node`` would do, written out in
+place: formula, fitting check, release, sending on. Any other node goes through
+``engine._run_node`` itself, so every rarer behaviour (hooks, ``retain_grad``,
+custom Functions, several outputs) has one implementation only.
+
+Grad mode is off and NumPy's floating-point warnings are off for the whole loop,
+instead of around each formula. For a node taken through ``_run_node`` the
+warnings come back, as in the engine's own loop.
+
+``tests/minigrad/test_fast_backward.py`` runs the same programs through both loops
+and compares every ``.grad`` bit for bit, every hook's order and every error.
+"""
+
+import heapq
+
+from .engine import ReadyQueue, _follow_in_place_changes, _GradWriter, _run_node, fit_gradients, plan_backward
+from .fast_path import graph_released, warnings_back, warnings_off
+from .graph import AccumulateGrad, accumulate_grad
+from .grad_mode import _state
+from .plain_backward import PlainGradient, gradient, in_flight
+from .tensor import _retaining
+
+
+def run_plain_backward(roots, root_grads, retain_graph=False):
+    """``iter_backward(roots, root_grads, retain_graph)`` run to its end, records not made.
+
+    Only for a pass without ``create_graph``, ``inputs=``, anomaly mode or observers
+    (``autograd.backward`` decides).
+    """
+    if _retaining:
+        _follow_in_place_changes()
+    plan = plan_backward(roots)
+    write = _GradWriter(create_graph=False, record_values=False, preview=False)
+    fresh = write.fresh
+    queue = ReadyQueue(plan.dependencies, fresh)
+    for (node, output_nr), grad in zip(plan.root_edges, root_grads):
+        queue.send(node, output_nr, None if grad is None else gradient(grad._data))
+    ready, buffers, pending, tiebreak = queue._ready, queue.buffers, queue.pending, queue._tiebreak
+    heappop, heappush = heapq.heappop, heapq.heappush
+
+    previous_mode, _state.grad_enabled = _state.grad_enabled, False
+    quiet = [warnings_off()]  # (in a list: _through_engine turns the warnings on and off again)
+    try:
+        while ready:
+            node = heappop(ready)[2]
+            grads = buffers.pop(node, None)
+
+            # A leaf: add into .grad, keeping a gradient nobody else holds without a copy.
+            if type(node) is AccumulateGrad:
+                leaf = node.variable
+                if grads is None or leaf._hooks or leaf._post_accumulate_hooks or node._pre_hooks or node._post_hooks:
+                    _through_engine(node, grads, plan, queue, write, retain_graph, quiet)
+                    continue
+                grad = grads[0]
+                accumulate_grad(leaf, grad, fresh.take(grad, leaf._data))
+                continue
+
+            # Any node but the common one: the engine's own steps.
+            if (grads is None or node._tensor_pre_hooks or node._retain_grad is not None or node._pre_hooks
+                    or node._post_hooks or not node.takes_plain_gradients or node.num_outputs != 1):
+                _through_engine(node, grads, plan, queue, write, retain_graph, quiet)
+                continue
+
+            # The chain rule: fit_gradients and in_flight only when a gradient needs them.
+            grad_inputs = node.backward(grads[0])
+            edges = node.next_functions
+            if type(grad_inputs) is not tuple or len(grad_inputs) != len(edges):
+                grad_inputs = in_flight(fit_gradients(node, grad_inputs))
+            else:
+                for grad, (child, _), (shape, dtype) in zip(grad_inputs, edges, node._input_meta):
+                    if grad is not None and (child is None or type(grad) is not PlainGradient
+                                             or grad._data.shape != shape or grad._data.dtype is not dtype):
+                        grad_inputs = in_flight(fit_gradients(node, grad_inputs))
+                        break
+            if not retain_graph:
+                node.release()
+
+            # Send each gradient on (ReadyQueue.pass_on and send, in place).
+            for grad, (child, output_nr) in zip(grad_inputs, edges):
+                if child is None:
+                    continue
+                if grad is not None:
+                    slots = buffers.get(child)
+                    if slots is None:
+                        if type(child) is AccumulateGrad:
+                            # (A gradient summed with another never reaches a leaf: only a first one
+                            # is worth noting, as _GradWriter.computed would.)
+                            fresh.add_result(grad, grad_inputs, grads)
+                        slots = buffers[child] = [None] * child.num_outputs
+                    if slots[output_nr] is None:
+                        slots[output_nr] = grad
+                    else:
+                        # (No local name for the sum: one would hold it while a leaf asks take()
+                        # whether anyone else does.)
+                        slots[output_nr] = slots[output_nr] + grad
+                        if type(child) is AccumulateGrad:
+                            fresh.add(slots[output_nr])
+                left = pending[child] = pending[child] - 1
+                if not left:
+                    heappush(ready, (-child._sequence_nr, next(tiebreak), child))
+    finally:
+        if quiet[0] is not None:
+            warnings_back(quiet[0])
+        _state.grad_enabled = previous_mode
+    if not retain_graph:
+        graph_released()  # (fast_path: the garbage collector's pace for long graphs)
+
+
+def _through_engine(node, grads, plan, queue, write, retain_graph, quiet):
+    """Run ``node`` by ``engine._run_node`` (hooks and all), with NumPy's warnings on as there.
+
+    ``quiet`` holds the loop's ``warnings_off`` token: None while they are on.
+    """
+    warnings_back(quiet[0])
+    quiet[0] = None
+    _run_node(0, node, grads or [None] * node.num_outputs, plan, queue, write, None, retain_graph,
+              create_graph=False, records=False)
+    quiet[0] = warnings_off()

@@ -1,0 +1,248 @@
+"""minigrad/fast_backward.py: ``backward()``'s one-loop pass does what the engine's loop does.
+
+Each program runs twice on two fresh, identical graphs: once through ``backward()``
+(which takes ``run_plain_backward`` when nobody watches) and once through the reference,
+``engine.iter_backward`` drained to its end (the loop ``grad()`` and ``viz`` use). What
+must agree: every ``.grad``, bit for bit and laid out the same (kept or copied), every
+hook's order and what it saw, every error, and the state the loop switches off for the
+pass (grad mode, NumPy's floating-point warnings) must come back, also after an error.
+"""
+
+import collections
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+import minigrad
+from minigrad import fast_backward
+from minigrad.engine import iter_backward, make_root_grads
+from random_graphs import programs, run
+from test_ops_table import CASES, _forward, _rng
+
+
+def reference_backward(out, gradient=None, retain_graph=False):
+    """What ``out.backward(gradient, retain_graph)`` did before the fast loop: the engine's generator.
+
+    (Each step record is dropped as soon as it is made: one still held would hold the
+    gradients it shows, and a leaf would then copy a gradient it could have kept.)
+    """
+    collections.deque(iter_backward([out], make_root_grads([out], [gradient]), retain_graph), maxlen=0)
+
+
+@pytest.fixture
+def engine_calls(monkeypatch):
+    """The nodes the fast loop hands to ``engine._run_node``, by name."""
+    calls = []
+    real = fast_backward._run_node
+
+    def spy(index, node, *args, **kwargs):
+        calls.append(node.name())
+        return real(index, node, *args, **kwargs)
+
+    monkeypatch.setattr(fast_backward, "_run_node", spy)
+    return calls
+
+
+def test_the_common_node_never_goes_through_the_engine(engine_calls):
+    x = minigrad.tensor([1.0, -2.0, 3.0], requires_grad=True)
+    w = minigrad.tensor([0.5, 0.5, 2.0], requires_grad=True)
+    ((x * w).relu().sum() + (w @ x)).backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [2.0, -2.0, 6.0])
+    assert engine_calls == []
+
+
+def test_a_node_with_a_hook_goes_through_the_engine(engine_calls):
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    h = x * 2.0
+    h.register_hook(lambda g: g * 10)
+    x.register_post_accumulate_grad_hook(lambda t: None)
+    (h * h).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [80.0, 160.0])  # 2 * (10 * 2h) * 2
+    assert engine_calls == ["MulBackward0", "torch::autograd::AccumulateGrad"]
+
+
+@pytest.mark.filterwarnings("ignore:Anomaly Detection has been enabled")
+@pytest.mark.filterwarnings("ignore:Using backward\\(\\) with create_graph=True")
+def test_backward_takes_the_engine_loop_when_someone_watches(engine_calls, monkeypatch):
+    taken = []
+    monkeypatch.setattr(minigrad.autograd, "run_plain_backward", lambda *args: taken.append(args))
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    (x * x).sum().backward()
+    assert len(taken) == 1
+    for how in ({"create_graph": True}, {"inputs": [x]}):
+        x.grad = None
+        (x * x).sum().backward(**how)
+    with minigrad.autograd.detect_anomaly():
+        (x * x).sum().backward()
+    assert len(taken) == 1  # none of these took it
+
+
+def _assert_same_grads(fast_leaves, reference_leaves):
+    for fast, reference in zip(fast_leaves, reference_leaves):
+        assert (fast.grad is None) == (reference.grad is None)
+        if fast.grad is None:
+            continue
+        got, want = fast.grad._data, reference.grad._data
+        assert type(fast.grad) is minigrad.Tensor and got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+        # Kept (the formula's own array) or copied: the same decision, so the same layout.
+        assert (got.strides, got.base is None) == (want.strides, want.base is None)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_every_op_gives_the_reference_bits(case):
+    arrays = [a.astype(np.float32) for a in case.draw(_rng(case))]
+    v = _rng(case, "v")
+    fast_leaves, fast_out = _forward(case, arrays)
+    reference_leaves, reference_out = _forward(case, arrays)
+    gradient = v.standard_normal(fast_out.shape).astype(np.float32)
+    fast_out.backward(minigrad.tensor(gradient))
+    reference_backward(reference_out, minigrad.tensor(gradient))
+    _assert_same_grads(fast_leaves, reference_leaves)
+
+
+@settings(max_examples=60, deadline=None)
+@given(programs(max_ops=8))
+def test_random_programs_give_the_reference_bits(program):
+    fast_values, reference_values = run(program, minigrad), run(program, minigrad)
+    fast_values[-1].backward(minigrad.ones_like(fast_values[-1]))
+    reference_backward(reference_values[-1], minigrad.ones_like(reference_values[-1]))
+    leaves = [i for i, step in enumerate(program.steps) if step.is_leaf]
+    _assert_same_grads([fast_values[i] for i in leaves], [reference_values[i] for i in leaves])
+
+
+class Twice(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2
+
+
+def hooked_program(events):
+    """Hooks of every kind on a few nodes among many plain ones, a custom Function, a node
+    with several outputs, retain_grad and an in-place write through a view."""
+    def note(what):
+        def hook(*args):
+            grads = [a for a in args if isinstance(a, minigrad.Tensor)] or \
+                    [g for group in args if isinstance(group, tuple) for g in group if g is not None]
+            events.append((what, type(grads[0]).__name__ if grads else None, minigrad.is_grad_enabled(),
+                           [g.tolist() for g in grads]))
+        return hook
+
+    x = minigrad.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
+    w = minigrad.tensor([[0.5, 1.0], [-1.0, 2.0]], requires_grad=True)
+    x.register_hook(note("x"))
+    w.register_post_accumulate_grad_hook(lambda t: events.append(("w accumulated", t.grad.tolist())))
+    h = (x @ w).tanh()
+    h.register_hook(lambda g: g * 3)
+    h.retain_grad()
+    first, second = h.unbind(0)  # one node, two outputs
+    first.grad_fn.register_prehook(note("unbind pre"))
+    y = Twice.apply(first) + second.exp()
+    y.grad_fn.register_hook(note("add post"))
+    z = y.clone()
+    z[0] = z[1] * 2  # an in-place write: CopySlices
+    events.append(("h", h))
+    return [x, w], (z * y).sum() + (w * w).sum()
+
+
+def test_hooks_and_rare_nodes_see_what_the_reference_loop_shows():
+    fast_events, reference_events = [], []
+    fast_leaves, fast_out = hooked_program(fast_events)
+    reference_leaves, reference_out = hooked_program(reference_events)
+    fast_h, reference_h = fast_events.pop()[1], reference_events.pop()[1]
+    fast_out.backward()
+    reference_backward(reference_out)
+    assert fast_events == reference_events
+    assert {what for what, *_ in fast_events} == {"x", "w accumulated", "unbind pre", "add post"}
+    _assert_same_grads(fast_leaves, reference_leaves)
+    np.testing.assert_array_equal(fast_h.grad.numpy(), reference_h.grad.numpy())
+
+
+def test_retain_graph_twice_accumulates_as_the_reference():
+    def program():
+        x = minigrad.tensor([0.5, -1.5, 2.0], requires_grad=True)
+        return x, ((x * x).exp() / (x + 3.0)).sum()
+
+    (x, out), (x_ref, out_ref) = program(), program()
+    out.backward(retain_graph=True)
+    out.backward()
+    reference_backward(out_ref, retain_graph=True)
+    reference_backward(out_ref)
+    _assert_same_grads([x], [x_ref])
+    with pytest.raises(RuntimeError) as fast_error:
+        out.backward()
+    with pytest.raises(RuntimeError) as reference_error:
+        reference_backward(out_ref)
+    assert str(fast_error.value) == str(reference_error.value)
+    assert "Trying to backward through the graph a second time" in str(fast_error.value)
+
+
+def _state():
+    return minigrad.is_grad_enabled(), np.geterr()
+
+
+def _failing_programs():
+    def modified_saved_tensor():
+        x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        y = x.exp()
+        out = (y * y).sum()
+        y.add_(1)  # the Mul saved y: its backward must refuse
+        return out
+
+    def failing_hook():
+        x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        h = x * 2
+        h.register_hook(lambda g: 1 / 0)
+        return (h * h).sum()
+
+    def failing_custom_backward():
+        class Broken(minigrad.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.clone()
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, grad  # one gradient too many
+
+        x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+        return (Broken.apply(x) * 2).sum()
+
+    return [modified_saved_tensor, failing_hook, failing_custom_backward]
+
+
+@pytest.mark.parametrize("program", _failing_programs(), ids=lambda f: f.__name__)
+def test_an_error_is_the_reference_error_and_the_state_comes_back(program):
+    before = _state()
+    with pytest.raises(Exception) as fast_error:
+        program().backward()
+    assert _state() == before
+    with pytest.raises(Exception) as reference_error:
+        reference_backward(program())
+    assert type(fast_error.value) is type(reference_error.value)
+    assert str(fast_error.value) == str(reference_error.value)
+    out = program()
+    with minigrad.no_grad():
+        with pytest.raises(type(fast_error.value)):
+            out.backward()
+        assert not minigrad.is_grad_enabled()
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    (x * x).sum().backward()  # the next pass works
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0])
+
+
+def test_formulas_run_quietly_and_hooks_with_the_warnings_on():
+    x = minigrad.tensor([0.0, 1.0], requires_grad=True)
+    h = x.log()  # its formula divides by zero: no warning, as in PyTorch
+    h.register_hook(lambda g: minigrad.tensor(np.log(g.numpy() * 0)))  # the user's NumPy warns as usual
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        h.sum().backward()
+    assert [str(w.message) for w in caught] == ["divide by zero encountered in log"]
+    assert x.grad.numpy()[0] == -np.inf
