@@ -52,6 +52,7 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
 
     previous_mode, _state.grad_enabled = _state.grad_enabled, False
     quiet = [warnings_off()]  # (in a list: _through_engine turns the warnings on and off again)
+    _state.plain_formulas = gradient  # a formula's saved tensors are PlainGradients too
     try:
         while ready:
             node = heappop(ready)[2]
@@ -76,8 +77,10 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
             # The chain rule: fit_gradients and in_flight only when a gradient needs them.
             grad_inputs = node.backward(grads[0])
             edges = node.next_functions
-            if type(grad_inputs) is not tuple or len(grad_inputs) != len(edges):
-                grad_inputs = in_flight(fit_gradients(node, grad_inputs))
+            if type(grad_inputs) is not tuple:
+                grad_inputs = (grad_inputs,)  # (a node of one input may return its gradient bare)
+            if len(grad_inputs) != len(edges):
+                grad_inputs = in_flight(fit_gradients(node, grad_inputs))  # (raises PyTorch's error)
             else:
                 for grad, (child, _), (shape, dtype) in zip(grad_inputs, edges, node._input_meta):
                     if grad is not None and (child is None or type(grad) is not PlainGradient
@@ -114,6 +117,7 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
         if quiet[0] is not None:
             warnings_back(quiet[0])
         _state.grad_enabled = previous_mode
+        _state.plain_formulas = None
     if not retain_graph:
         graph_released()  # (fast_path: the garbage collector's pace for long graphs)
 
@@ -125,6 +129,8 @@ def _through_engine(node, grads, plan, queue, write, retain_graph, quiet):
     """
     warnings_back(quiet[0])
     quiet[0] = None
+    _state.plain_formulas = None  # (a custom Function's backward reads plain Tensors)
     _run_node(0, node, grads or [None] * node.num_outputs, plan, queue, write, None, retain_graph,
               create_graph=False, records=False)
+    _state.plain_formulas = gradient
     quiet[0] = warnings_off()

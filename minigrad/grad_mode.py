@@ -27,6 +27,9 @@ class _State(threading.local):
     saved_tensors_hooks = ()  # stack of (pack, unpack); the last is used (autograd/graph.py)
     saved_tensors_hooks_disabled = None  # the error message while disabled
     graph_task = None  # the backward pass whose tensor hooks are running (engine.py)
+    # While fast_backward runs built-in formulas: the maker of the PlainGradients their
+    # saved tensors are handed as (plain_backward.gradient); None elsewhere.
+    plain_formulas = None
     inference_mode = False
 
 

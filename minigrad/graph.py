@@ -138,6 +138,25 @@ class SavedTensor:
     def unpack(self, node):
         if self.hooked is not None:
             return self._unpack_hooked(node)
+        self._check_version(node)
+        if not self.is_output:
+            return self.tensor
+        t = _tensor.Tensor._wrap(self.data)
+        if self.requires_grad:
+            t._requires_grad = True
+            t._grad_fn = node
+        t._version_counter = self.version_counter
+        return t
+
+    def unpack_array(self, node):
+        """The saved tensor's array alone, checked as ``unpack`` checks it."""
+        if self.hooked is not None:
+            return self._unpack_hooked(node)._data
+        self._check_version(node)
+        return self.data if self.is_output else self.tensor._data
+
+    def _check_version(self, node):
+        """PyTorch's error if the tensor was changed in place since it was saved."""
         current = self.version_counter.value if self.is_output else self.tensor._version
         if current != self.version:
             if self.is_output:
@@ -153,14 +172,6 @@ class SavedTensor:
                     expected=self.version,
                 )
             )
-        if not self.is_output:
-            return self.tensor
-        t = _tensor.Tensor._wrap(self.data)
-        if self.requires_grad:
-            t._requires_grad = True
-            t._grad_fn = node
-        t._version_counter = self.version_counter
-        return t
 
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -340,9 +351,15 @@ class Node:
         if self._released:
             raise RuntimeError(messages.FREED_GRAPH)
         saved = self._saved or {}
+        plain = _state.plain_formulas  # (fast_backward: a formula's saved tensors are PlainGradients too)
         tensors = []
         for name in self.saves:
-            tensors.append(saved[name].unpack(self) if name in saved else None)
+            if name not in saved:
+                tensors.append(None)
+            elif plain is None:
+                tensors.append(saved[name].unpack(self))
+            else:
+                tensors.append(plain(saved[name].unpack_array(self)))
         return tuple(tensors)
 
     def __getattr__(self, attribute):
@@ -372,7 +389,15 @@ class Node:
         """
         if self._released:
             return ()
-        arrays = tuple([name for name in self.saved_arrays if name in self.__dict__]) if self.saved_arrays else ()
+        if not self.saved_arrays:  # (most nodes: saved tensors only, the short way)
+            saved = self._saved
+            if not saved:
+                return ()  # (nothing kept: PyTorch lets such a node run again)
+            if not dry_run:
+                self._saved = None
+                self._released = True
+            return tuple(saved)
+        arrays = tuple([name for name in self.saved_arrays if name in self.__dict__])
         names = tuple(self._saved) + arrays if self._saved else arrays
         if not names or dry_run:
             return names  # (nothing kept: PyTorch lets such a node run again)

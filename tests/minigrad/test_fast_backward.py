@@ -246,3 +246,39 @@ def test_formulas_run_quietly_and_hooks_with_the_warnings_on():
         h.sum().backward()
     assert [str(w.message) for w in caught] == ["divide by zero encountered in log"]
     assert x.grad.numpy()[0] == -np.inf
+
+
+def test_formulas_get_their_saved_tensors_as_plain_gradients_and_user_code_never(monkeypatch):
+    from minigrad.ops.elementwise import Mul
+
+    seen = []
+    formula = Mul.backward
+
+    def spy(self, grad):
+        seen.append(("Mul formula", [type(t).__name__ for t in self.saved_tensors]))
+        return formula(self, grad)
+
+    monkeypatch.setattr(Mul, "backward", spy)
+
+    class Scale(minigrad.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, w):
+            ctx.save_for_backward(x, w)
+            return x * w
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, w = ctx.saved_tensors
+            seen.append(("custom backward", [type(x).__name__, type(w).__name__]))
+            return grad * w, grad * x
+
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    w = minigrad.tensor([3.0, 4.0], requires_grad=True)
+    h = Scale.apply(x, w) * x
+    h.grad_fn.register_prehook(lambda go: seen.append(("hook", [type(h.grad_fn._saved_self).__name__])))
+    (h * w).sum().backward()
+    assert seen == [("Mul formula", ["PlainGradient", "PlainGradient"]),  # (h * w): the common node
+                    ("hook", ["Tensor"]),
+                    ("Mul formula", ["Tensor", "Tensor"]),  # a node with a hook goes through the engine
+                    ("custom backward", ["Tensor", "Tensor"])]
+    np.testing.assert_array_equal(x.grad.numpy(), 2 * w.detach().numpy() ** 2 * x.detach().numpy())  # d(w²x²)/dx
