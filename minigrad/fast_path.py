@@ -28,6 +28,8 @@ forward, backward. Each was kept because a benchmark showed it pays
    own module, because it subclasses Tensor, which imports this one).
 7. ``backward()``'s loop when nobody watches: ``fast_backward.py`` runs the
    engine's pass for the common node without a call per step.
+8. ``write_in_place``: in-place arithmetic that records nothing (an optimizer's
+   ``p -= lr * p.grad``) goes straight into the tensor's memory.
 """
 
 import functools
@@ -35,6 +37,8 @@ import gc
 import sys
 
 import numpy as np
+
+from .grad_mode import _state
 
 # --- 1. quiet floating point -------------------------------------------------------------
 try:  # NumPy 2: errstate is a context variable holding a settings object; build that once.
@@ -280,3 +284,34 @@ def graph_released():
     if _paced_from is not None:
         gc.set_threshold(*_paced_from)
         _paced_from = None
+
+
+# --- 8. in-place arithmetic that records nothing ------------------------------------------
+def write_in_place(ufunc, tensor, other):
+    """``tensor = ufunc(tensor, other)`` in ``tensor``'s own memory, if nothing records it.
+
+    An in-place op computes its result out of place and then copies it in (``ops/inplace.py``),
+    so that a recorded one gets its node. When nothing records (``p -= lr * p.grad`` under
+    ``no_grad``) and ``other`` is a tensor of the same shape and dtype, NumPy writes the result
+    into ``tensor`` at once: no result array, no copy, no node. The caller has checked what
+    every in-place op checks first (a leaf that requires grad, a partial overlap).
+
+    Returns:
+        True if it wrote (and moved the version on, as every in-place write does); False if
+        this case is not one of those, with nothing changed.
+    """
+    data, array = tensor._data, other._data
+    if (array.dtype is not data.dtype or array.shape != data.shape or data.dtype.kind == "b"
+            or (ufunc is np.true_divide and data.dtype.kind not in "fc") or not data.flags.writeable):
+        return False
+    if _state.grad_enabled and is_recorded((tensor, other)):
+        return False
+    quiet = warnings_off()
+    try:
+        ufunc(data, array, out=data)
+    finally:
+        warnings_back(quiet)
+    counter = tensor._shared_version_counter()
+    counter.value += 1
+    tensor._graph_version = counter.value  # (as ops/inplace._write: written through itself)
+    return True

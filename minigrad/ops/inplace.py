@@ -12,6 +12,7 @@ changes too, so both get new history (view_inplace.py: ``CopySlices``).
 import numpy as np
 
 from .. import dtypes, messages
+from ..fast_path import write_in_place
 from ..graph import Node, SavedTensor
 from ..grad_mode import _state, copy_for_replay
 from ..tensor import Tensor
@@ -76,6 +77,9 @@ def _in_place(out_of_place, tensor, *args, **kwargs):
     _check_allowed(tensor)
     if isinstance(other, Tensor):
         _check_no_partial_overlap(tensor, other)
+        ufunc = _UFUNCS.get(out_of_place)
+        if ufunc is not None and kwargs.get("alpha", 1) == 1 and write_in_place(ufunc, tensor, other):
+            return tensor  # nothing records it: NumPy wrote into the tensor (see fast_path)
     source = tensor
     if _state.grad_enabled and (tensor.requires_grad or (isinstance(other, Tensor) and other._requires_grad)):
         # The node may keep `self` for backward; keep today's values, not tomorrow's.
@@ -95,6 +99,11 @@ def _check_no_partial_overlap(written, read):
             and a.shape == b.shape and a.strides == b.strides)
     if not same and np.shares_memory(a, b):
         raise RuntimeError(messages.PARTIAL_OVERLAP)
+
+
+#: The in-place ops ``fast_path.write_in_place`` may do with one NumPy call when nothing records.
+_UFUNCS = {elementwise.add: np.add, elementwise.sub: np.subtract, elementwise.mul: np.multiply,
+           elementwise.div: np.true_divide}
 
 
 def add_(input, other, *, alpha=1):

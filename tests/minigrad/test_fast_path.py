@@ -230,3 +230,69 @@ def test_a_full_reductions_gradient_is_broadcast_from_0_d(reduce):
     (second,) = minigrad.autograd.grad(grad.sum(), x)
     np.testing.assert_allclose(second.numpy(), np.full((2, 3), 2 * scale, np.float32), rtol=1e-6)
     assert minigrad.tensor([3.0]).shape[:0] == ()  # (a slice of a Size is a Size of the same ints)
+
+
+# --- 8. in-place arithmetic that records nothing ----------------------------------------------
+IN_PLACE = {"+=": (lambda t, o: t.__iadd__(o), np.add), "-=": (lambda t, o: t.__isub__(o), np.subtract),
+            "*=": (lambda t, o: t.__imul__(o), np.multiply), "/=": (lambda t, o: t.__itruediv__(o), np.divide)}
+
+
+@pytest.fixture
+def direct_writes(monkeypatch):
+    """Counts the in-place ops ``write_in_place`` did."""
+    done = []
+    real = fast_path.write_in_place
+
+    def counting(ufunc, tensor, other):
+        wrote = real(ufunc, tensor, other)
+        done.append(wrote)
+        return wrote
+
+    monkeypatch.setattr(minigrad.ops.inplace, "write_in_place", counting)
+    return done
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("op", list(IN_PLACE))
+def test_an_unrecorded_in_place_op_writes_numpys_result_into_the_same_memory(op, dtype, direct_writes):
+    apply, ufunc = IN_PLACE[op]
+    a = np.array([[1, -2, 3], [4, 5, -6]]).astype(dtype)
+    b = np.array([[2, 2, -1], [3, 1, 2]]).astype(dtype)
+    p = minigrad.tensor(a.copy(), requires_grad=dtype is not np.int64)
+    memory, version = p.data_ptr(), p._version
+    if op == "/=" and dtype is np.int64:
+        with pytest.raises(RuntimeError, match="result type Float can't be cast to the desired output type Long"):
+            apply(p, minigrad.tensor(b))
+        assert direct_writes == [False]
+        return
+    with minigrad.no_grad():
+        result = apply(p, minigrad.tensor(b))
+    assert result is p and p.data_ptr() == memory and p._version == version + 1
+    assert direct_writes == [True]
+    assert p.dtype == minigrad.tensor(a).dtype
+    np.testing.assert_array_equal(p.detach().numpy(), ufunc(a, b))
+
+
+def test_an_in_place_op_that_broadcasts_or_records_goes_the_long_way(direct_writes):
+    p = minigrad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    with minigrad.no_grad():
+        p -= minigrad.tensor([1.0, 1.0])  # broadcast: the result array is made, then copied in
+    np.testing.assert_array_equal(p.detach().numpy(), [[0.0, 1.0], [2.0, 3.0]])
+    h = p * 1
+    h += p  # recorded: its node is AddBackward0
+    assert h.grad_fn.name() == "AddBackward0"
+    assert direct_writes == [False, False]
+    with pytest.raises(RuntimeError, match=r"output with shape \[2\] doesn't match the broadcast shape \[2, 2\]"):
+        with minigrad.no_grad():
+            minigrad.tensor([1.0, 2.0]).add_(p)
+
+
+def test_an_unrecorded_in_place_write_still_invalidates_a_saved_tensor(direct_writes):
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    out = (y * y).sum()
+    with minigrad.no_grad():
+        y.mul_(minigrad.tensor([2.0, 2.0]))
+    assert direct_writes == [True]
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        out.backward()
