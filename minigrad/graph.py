@@ -311,7 +311,11 @@ class Node:
             pace_collector(sequence_nr)  # a long graph: see fast_path
         if len(inputs) == 2:  # (most ops: the three tuples without lists)
             x, y = inputs
-            self.next_functions = (x._gradient_edge(), y._gradient_edge())
+            # (An input made by a node, not a view: its edge without the call to _gradient_edge.)
+            node_x, node_y = x._grad_fn, y._grad_fn
+            self.next_functions = (
+                (node_x, x.output_nr) if node_x is not None and x._base is None else x._gradient_edge(),
+                (node_y, y.output_nr) if node_y is not None and y._base is None else y._gradient_edge())
             self.needs_input_grad = (x._requires_grad, y._requires_grad)
             self._input_meta = ((x._data.shape, x._data.dtype), (y._data.shape, y._data.dtype))
         else:

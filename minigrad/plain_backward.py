@@ -93,13 +93,13 @@ class PlainGradient(Tensor):
     def __matmul__(self, other):
         if isinstance(other, Tensor) and other._data.dtype is self._data.dtype \
                 and self._data.ndim == 2 and other._data.ndim == 2:
-            return gradient(self._data @ other._data)
+            return gradient(self._data.dot(other._data))  # (2-D: dot is matmul, bit for bit, and cheaper)
         return Tensor.__matmul__(self, other)
 
     def __rmatmul__(self, other):
         if isinstance(other, Tensor) and other._data.dtype is self._data.dtype \
                 and self._data.ndim == 2 and other._data.ndim == 2:
-            return gradient(other._data @ self._data)
+            return gradient(other._data.dot(self._data))
         return Tensor.__rmatmul__(self, other)
 
     @property

@@ -106,7 +106,8 @@ class Mean(Node):
     def forward(self, x, dim=None, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
         # What x.mean() does, without its Python-level bookkeeping (float16 is summed in float32).
-        total = np.asarray(x.sum(axis=dim, keepdims=keepdim, dtype=np.float32 if x.dtype == np.float16 else None))
+        total = np.asarray(np.add.reduce(x, axis=dim, keepdims=keepdim,
+                                         dtype=np.float32 if x.dtype.char == "e" else None))
         # A nonempty x gives a nonempty total.
         self.count = x.size // total.size if x.size else 0
         return np.asarray(total / self.count).astype(x.dtype, copy=False)

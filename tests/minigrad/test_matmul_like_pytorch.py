@@ -96,3 +96,23 @@ def test_matrix_products_refuse_mixed_dtypes_in_pytorchs_words(make, torch):
         return pytorch_part(info.value)
 
     assert error(minigrad) == error(torch)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int64])
+def test_a_product_of_two_matrices_has_numpys_matmul_bits(dtype):
+    # mm's forward and backward call ndarray.dot (cheaper); it must be np.matmul bit for bit,
+    # in every layout (a transposed operand is a column-major view) and shape (vectors as matrices).
+    rng = np.random.default_rng(7)
+    for m, k, n in [(1, 1, 1), (1, 5, 1), (7, 1, 3), (100, 2, 16), (100, 16, 16), (100, 16, 1), (33, 65, 17)]:
+        for a_t, b_t in [(False, False), (True, False), (False, True), (True, True)]:
+            a = (rng.standard_normal((k, m)).T if a_t else rng.standard_normal((m, k))) * 8
+            b = (rng.standard_normal((n, k)).T if b_t else rng.standard_normal((k, n))) * 8
+            a, b = a.astype(dtype), b.astype(dtype)
+            x = minigrad.tensor(a, requires_grad=dtype is not np.int64)
+            with minigrad.no_grad():
+                got = (x @ minigrad.tensor(b)).numpy()
+            np.testing.assert_array_equal(got, np.matmul(a, b))
+            if dtype is not np.int64:
+                g = rng.standard_normal((m, n)).astype(dtype)
+                (x @ minigrad.tensor(b)).backward(minigrad.tensor(g))
+                np.testing.assert_array_equal(x.grad.numpy(), np.matmul(g, b.T))
