@@ -161,10 +161,11 @@ def plan_backward(roots, inputs=None, accumulate_grad=True):
         for child, _ in node.next_functions:
             if child is None or (runs is not None and child not in runs and child not in capture_nodes):
                 continue
-            if child not in dependencies:
-                dependencies[child] = 0
+            if child in dependencies:
+                dependencies[child] += 1
+            else:
+                dependencies[child] = 1
                 stack.append(child)  # first time reached: walk on from it
-            dependencies[child] += 1
     for node, _ in root_edges:
         dependencies[node] += 1  # an output's gradient is one more edge into its node
     return Plan(root_edges, dependencies, runs, captures, capture_nodes, accumulate_grad)

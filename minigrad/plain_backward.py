@@ -50,14 +50,19 @@ def _array_like(grad, other):
 
 def _binary(numpy_op, tensor_op, reflected=False):
     """An operator of PlainGradient: NumPy when ``_array_like`` allows, else the Tensor op."""
+    # (Two PlainGradients of one dtype, the most common case, are checked first, without a call.)
     if reflected:
         def operator(self, other):
+            if type(other) is PlainGradient and other._data.dtype is self._data.dtype:
+                return gradient(numpy_op(other._data, self._data))
             array = _array_like(self, other)
             if array is None:
                 return tensor_op(self, other)
             return gradient(numpy_op(array, self._data))
     else:
         def operator(self, other):
+            if type(other) is PlainGradient and other._data.dtype is self._data.dtype:
+                return gradient(numpy_op(self._data, other._data))
             array = _array_like(self, other)
             if array is None:
                 return tensor_op(self, other)
