@@ -305,7 +305,8 @@ class Node:
         result = _new_tensor(_tensor.Tensor)
         # (NumPy gives scalars, not 0-d arrays, for some 0-d results.)
         result._data = out if type(out) is np.ndarray else np.asarray(out)
-        if _state.grad_enabled and is_recorded(inputs):
+        # (A first input that requires grad answers is_recorded without the call.)
+        if _state.grad_enabled and ((count and inputs[0]._requires_grad) or is_recorded(inputs)):
             node._connect(inputs, result, params)
         return result
 

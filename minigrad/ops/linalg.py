@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import messages
 from ..graph import Node
+from ..tensor import Tensor
 from ..dtypes import CPP_TYPE_NAMES, SCALAR_TYPE_NAMES
 from .operands import as_tensor
 from .shape import _squeeze_, _unsafe_view, broadcast_shapes
@@ -111,6 +112,8 @@ class Addmm(Node):
 
 def _tensors(a, b):
     """Matrix products take tensors only, and never promote: mixed dtypes are an error, as in PyTorch."""
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        return a, b
     return as_tensor(a), as_tensor(b)
 
 
@@ -190,6 +193,8 @@ def matmul(input, other):
     """
     a, b = _tensors(input, other)
     dim1, dim2 = a._data.ndim, b._data.ndim
+    if dim1 == 2 and dim2 == 2:
+        return _mm(a, b)
     if dim1 == 0 or dim2 == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {dim1}D and {dim2}D")
     if dim1 == 1 and dim2 == 1:
@@ -198,8 +203,6 @@ def matmul(input, other):
         return mv(a, b)
     if dim1 == 1 and dim2 == 2:
         return _squeeze_(mm(a.unsqueeze(0), b), 0)
-    if dim1 == 2 and dim2 == 2:
-        return _mm(a, b)
     if _should_fold(a, b):
         return _folded(a, b)
     return _batched(a, b)
