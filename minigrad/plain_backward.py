@@ -113,6 +113,11 @@ class PlainGradient(Tensor):
             return Tensor.mT.fget(self)
         return gradient(self._data.swapaxes(-1, -2))
 
+    def exp(self):
+        if self._data.dtype.kind != "f":
+            return Tensor.exp(self)  # (an integer tensor's exp is a float one)
+        return gradient(np.exp(self._data))
+
     def transpose(self, dim0, dim1):
         array = self._data
         if not (type(dim0) is int and type(dim1) is int and -array.ndim <= dim0 < array.ndim

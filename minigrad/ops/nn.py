@@ -113,7 +113,9 @@ class NllLoss(Node):
         self.target, self.weight, self.ignore_index, self.reduction = target, weight, ignore_index, reduction
         self.shape = logp.shape
         rows = logp.reshape(-1, logp.shape[-1])
-        _, safe, w = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
+        # Each row's target and weight, kept for backward too.
+        self.row_targets = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
+        _, safe, w = self.row_targets
         losses = -rows[np.arange(rows.shape[0]), safe] * w
         self.total_weight = w.sum()
         if reduction == "none":
@@ -135,7 +137,7 @@ class NllLoss(Node):
         return Tensor._wrap(np.asarray(self.total_weight))
 
     def backward(self, grad):
-        counted, safe, w = _target_weights(self.target.reshape(-1), self.weight, self.ignore_index, grad.dtype)
+        counted, safe, w = self.row_targets
         if self.reduction == "mean":
             w = w / self.total_weight
         picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)

@@ -66,7 +66,11 @@ def broadcasts_to(shape, have):
     """Whether ``shape`` broadcasts to ``have`` (NumPy's rule, aligned from the right: each dim
     of ``shape`` is 1 or matches)."""
     lead = len(have) - len(shape)
-    return lead >= 0 and all([s == 1 or s == n for s, n in zip(shape, have[lead:])])
+    if lead < 0:
+        return False
+    if have[lead:] == shape:
+        return True  # (only dims added in front: every bias's gradient)
+    return all([s == 1 or s == n for s, n in zip(shape, have[lead:])])
 
 
 def sum_to_shape(array, shape):

@@ -32,10 +32,10 @@ def test_plain_and_recorded_passes_give_the_same_bits(case):
 def test_the_table_exercises_the_plain_methods():
     # The cases above reach every shortcut: a formula or the engine calls each of them.
     called = set()
-    for name in ("mT", "transpose", "sum", "expand", "reshape", "unsqueeze", "sum_to_size",
+    for name in ("mT", "transpose", "sum", "expand", "reshape", "unsqueeze", "sum_to_size", "exp",
                  "__mul__", "__rmul__", "__add__", "__sub__", "__rsub__", "__truediv__", "__neg__", "__matmul__"):
         assert name in PlainGradient.__dict__
-    real = {name: PlainGradient.__dict__[name] for name in ("sum", "expand", "reshape", "unsqueeze", "sum_to_size",
+    real = {name: PlainGradient.__dict__[name] for name in ("sum", "expand", "reshape", "unsqueeze", "sum_to_size", "exp",
                                                             "transpose", "__matmul__", "__neg__")}
     try:
         for name, method in real.items():
@@ -84,7 +84,7 @@ def test_methods_give_what_the_tensor_methods_give():
     calls = [("mT", None), ("transpose", (0, 2)), ("transpose", (-1, 1)), ("sum", ()),
              ("sum", (1,)), ("sum", (-1, True)), ("expand", (2, 3, 4)), ("expand", ((5, 2, 3, 1),)),
              ("reshape", (3, 2)), ("reshape", ((-1,),)), ("unsqueeze", (0,)), ("unsqueeze", (-1,)),
-             ("sum_to_size", (3, 1)), ("sum_to_size", ((1, 3, 1),)), ("__neg__", ())]
+             ("sum_to_size", (3, 1)), ("sum_to_size", ((1, 3, 1),)), ("__neg__", ()), ("exp", ())]
     for name, args in calls:
         array = x
         with minigrad.no_grad():
