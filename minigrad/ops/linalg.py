@@ -95,7 +95,7 @@ class Addmm(Node):
         # after TBackward it lands in the weight's own (row-major) layout and
         # accumulating into .grad needs no transposing copy (PyTorch does the same).
         self.mat2_transposed = _is_transposed(m2)
-        out = m1 @ m2
+        out = m1.dot(m2)  # (np.matmul's bits for two matrices, at less overhead: see MatMul)
         if alpha != 1 or beta != 1:
             self.alpha, self.beta = alpha, beta
             return alpha * out + beta * bias

@@ -618,14 +618,15 @@ def linear(input, weight, bias=None):
     dims is viewed as 2-D for that ``addmm`` and the result viewed back. Otherwise it is
     ``matmul``, then the bias added in place.
     """
-    if input.ndim and weight.ndim == 2 and input._data.shape[-1] != weight._data.shape[1]:
+    ndim = input._data.ndim  # (the arrays' ndim: cheaper than the Tensors')
+    if ndim and weight._data.ndim == 2 and input._data.shape[-1] != weight._data.shape[1]:
         # Checked here, as PyTorch's mm checks it (NumPy's matmul would say it in its own words).
         rows = math.prod(input.shape[:-1])
         raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({rows}x{input.shape[-1]} and "
                            f"{weight.shape[1]}x{weight.shape[0]})")
     if bias is None:
         return input @ weight.t()
-    if input.ndim == 2 or (input.is_contiguous() and bias.is_contiguous()):
+    if ndim == 2 or (input.is_contiguous() and bias.is_contiguous()):
         # PyTorch's addmm checks, in its order and words (it never promotes).
         if bias._data.dtype != weight._data.dtype:
             raise RuntimeError("self and mat2 must have the same dtype, but got "
@@ -633,7 +634,7 @@ def linear(input, weight, bias=None):
         if input._data.dtype != weight._data.dtype:
             raise RuntimeError("mat1 and mat2 must have the same dtype, but got "
                                f"{dtypes.SCALAR_TYPE_NAMES[input.dtype]} and {dtypes.SCALAR_TYPE_NAMES[weight.dtype]}")
-        if input.ndim == 2:
+        if ndim == 2:
             return Addmm.apply(bias, input, weight.t())
         rows = Addmm.apply(bias, input.view(-1, input.shape[-1]), weight.t())
         return rows.view(*input.shape[:-1], weight.shape[0])

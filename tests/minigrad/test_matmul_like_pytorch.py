@@ -116,3 +116,7 @@ def test_a_product_of_two_matrices_has_numpys_matmul_bits(dtype):
                 g = rng.standard_normal((m, n)).astype(dtype)
                 (x @ minigrad.tensor(b)).backward(minigrad.tensor(g))
                 np.testing.assert_array_equal(x.grad.numpy(), np.matmul(g, b.T))
+                bias = rng.standard_normal(n).astype(dtype)  # linear: one addmm, with weight b.T seen through .t()
+                with minigrad.no_grad():
+                    got = minigrad.nn.functional.linear(x, minigrad.tensor(b.T), minigrad.tensor(bias)).numpy()
+                np.testing.assert_array_equal(got, np.matmul(a, b) + bias)
