@@ -198,9 +198,10 @@ class ReadyQueue:
                 grads[output_nr] = grad
             else:
                 # (Without create_graph both are PlainGradients: NumPy's sum; else the op, recorded.)
-                grads[output_nr] = grads[output_nr] + grad
+                first = grads[output_nr]
+                grads[output_nr] = first + grad
                 if self.fresh is not None and type(node) is AccumulateGrad:
-                    self.fresh.add(grads[output_nr])
+                    self.fresh.summed(first, grad, grads[output_nr])
         left = self.pending[node] = self.pending[node] - 1
         if not left:
             heapq.heappush(self._ready, (-node._sequence_nr, next(self._tiebreak), node))

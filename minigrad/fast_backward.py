@@ -104,15 +104,18 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
                         slots = buffers[child] = [None] * child.num_outputs
                     if slots[output_nr] is None:
                         slots[output_nr] = grad
+                    elif type(child) is AccumulateGrad:
+                        first = slots[output_nr]
+                        slots[output_nr] = first + grad
+                        fresh.summed(first, grad, slots[output_nr])
+                        first = None  # (held here, it would count as a holder when the leaf asks take())
                     else:
-                        # (No local name for the sum: one would hold it while a leaf asks take()
-                        # whether anyone else does.)
                         slots[output_nr] = slots[output_nr] + grad
-                        if type(child) is AccumulateGrad:
-                            fresh.add(slots[output_nr])
                 left = pending[child] = pending[child] - 1
                 if not left:
                     heappush(ready, (-child._sequence_nr, next(tiebreak), child))
+            # (Gradients held here would count as other holders when a leaf asks take() next.)
+            grad_inputs = grad = slots = None
     finally:
         if quiet[0] is not None:
             warnings_back(quiet[0])

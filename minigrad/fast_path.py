@@ -129,9 +129,14 @@ class FreshGradients:
     def __init__(self):
         self._fresh = {}  # id -> the tensor itself (which keeps the id from being reused)
 
-    def add(self, grad):
-        """``grad`` was just made by the engine (a sum of two gradients)."""
-        self._fresh[id(grad)] = grad
+    def summed(self, first, second, total):
+        """The engine added two gradients for one leaf: ``total`` is its own. The two added
+        never reach a leaf now: they are dropped (held here, they would count as holders of
+        memory another gradient may share, a view of the same array)."""
+        fresh = self._fresh
+        fresh.pop(id(first), None)
+        fresh.pop(id(second), None)
+        fresh[id(total)] = total
 
     def add_result(self, grad, grad_inputs, grad_outputs):
         """Note ``grad``, one of the gradients a built-in node's formula returned, if it is new.

@@ -282,3 +282,23 @@ def test_formulas_get_their_saved_tensors_as_plain_gradients_and_user_code_never
                     ("Mul formula", ["Tensor", "Tensor"]),  # a node with a hook goes through the engine
                     ("custom backward", ["Tensor", "Tensor"])]
     np.testing.assert_array_equal(x.grad.numpy(), 2 * w.detach().numpy() ** 2 * x.detach().numpy())  # d(w²x²)/dx
+
+
+def test_gradients_added_together_are_not_held_as_candidates():
+    # stack's backward sends each input a view of one gradient. a's view is added to another
+    # gradient of a; nothing holds it after that, so b may keep its view without a copy (its
+    # memory is b's alone), in both loops. (Held by the engine, a's view kept b's copying.)
+    def program():
+        a = minigrad.tensor([[1.0, 0.5], [0.0, -1.0]], requires_grad=True)
+        b = minigrad.tensor([[1.0, 0.5], [0.0, -1.0]], requires_grad=True)
+        out = minigrad.stack([a, b], 0).exp().exp().sum() + a.exp().sum()
+        return a, b, out
+
+    for run in (lambda out: out.backward(), reference_backward):
+        a, b, out = program()
+        run(out)
+        assert b.grad._data.base is not None  # kept: a view of stack's gradient
+        np.testing.assert_allclose(b.grad.numpy(), np.exp(np.exp(b.detach().numpy())) * np.exp(b.detach().numpy()))
+        b.grad.add_(1.0)  # its own memory: a's gradient does not move
+        np.testing.assert_allclose(a.grad.numpy(), np.exp(np.exp(a.detach().numpy())) * np.exp(a.detach().numpy())
+                                   + np.exp(a.detach().numpy()))
