@@ -52,7 +52,7 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
 
     previous_mode, _state.grad_enabled = _state.grad_enabled, False
     quiet = [warnings_off()]  # (in a list: _through_engine turns the warnings on and off again)
-    _state.plain_formulas = gradient  # a formula's saved tensors are PlainGradients too
+    previous_plain, _state.plain_formulas = _state.plain_formulas, gradient  # saved tensors as PlainGradients
     try:
         while ready:
             node = heappop(ready)[2]
@@ -108,19 +108,18 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
                         first = slots[output_nr]
                         slots[output_nr] = first + grad
                         fresh.summed(first, grad, slots[output_nr])
-                        first = None  # (held here, it would count as a holder when the leaf asks take())
                     else:
                         slots[output_nr] = slots[output_nr] + grad
                 left = pending[child] = pending[child] - 1
                 if not left:
                     heappush(ready, (-child._sequence_nr, next(tiebreak), child))
             # (Gradients held here would count as other holders when a leaf asks take() next.)
-            grad_inputs = grad = slots = None
+            grad_inputs = grad = slots = first = None
     finally:
         if quiet[0] is not None:
             warnings_back(quiet[0])
         _state.grad_enabled = previous_mode
-        _state.plain_formulas = None
+        _state.plain_formulas = previous_plain
     if not retain_graph:
         graph_released()  # (fast_path: the garbage collector's pace for long graphs)
 

@@ -302,3 +302,25 @@ def test_gradients_added_together_are_not_held_as_candidates():
         b.grad.add_(1.0)  # its own memory: a's gradient does not move
         np.testing.assert_allclose(a.grad.numpy(), np.exp(np.exp(a.detach().numpy())) * np.exp(a.detach().numpy())
                                    + np.exp(a.detach().numpy()))
+
+
+def test_a_backward_inside_a_hook_runs_and_leaves_the_outer_pass_as_it_was(torch):
+    def run(lib):
+        seen = []
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        z = lib.tensor([3.0], requires_grad=True)
+        h = x * 2
+
+        def hook(grad):
+            with lib.enable_grad():
+                (z * z).sum().backward()  # a whole pass while the outer one waits
+            seen.append((z.grad.tolist(), lib.is_grad_enabled()))
+            return grad * 2
+
+        h.register_hook(hook)
+        (h * x).exp().sum().backward()
+        return seen, x.grad.tolist(), lib.is_grad_enabled()
+
+    (seen, grad, mode), (torch_seen, torch_grad, torch_mode) = run(minigrad), run(torch)
+    assert (seen, mode) == (torch_seen, torch_mode)
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-6)
