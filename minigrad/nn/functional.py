@@ -375,13 +375,15 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     reduction = _reduction(size_average, reduce, reduction)
     if not isinstance(target, Tensor):
         target = Tensor._wrap(np.asarray(target))
-    if input.ndim < 1:
+    shape, target_shape = input._data.shape, target._data.shape  # (the arrays' shapes: cheaper)
+    if not shape:
         raise ValueError(f"Expected 1 or more dimensions (got {input.ndim})")
-    _check_not_differentiable("nll_loss_forward", {"weight": weight})
-    if input.ndim != 1 and input.shape[0] != (target.shape[0] if target.ndim else 1):
+    if weight is not None:
+        _check_not_differentiable("nll_loss_forward", {"weight": weight})
+    if len(shape) != 1 and shape[0] != (target_shape[0] if target_shape else 1):
         raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
                          f"({target.shape[0] if target.ndim else 1}).")
-    if input.ndim <= 2:
+    if len(shape) <= 2:
         return ops.nll_loss(input, target, weight, ignore_index, reduction)
     # NB: PyTorch runs NllLoss2d on the (N, C, d1, ...) tensor; minigrad moves the classes last and
     # flattens to (N * d1 * ..., C) first (same values and gradients, a few view nodes more).

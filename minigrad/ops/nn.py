@@ -56,8 +56,9 @@ class LogSoftmax(Node):
 
     def forward(self, x, dim):
         self.dim = dim
-        shifted = x - x.max(axis=dim, keepdims=True)
-        return shifted - np.log(np.exp(shifted).sum(axis=dim, keepdims=True))
+        # (The ufuncs' own reductions: x.max() and .sum() are theirs behind a Python wrapper.)
+        shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True)
+        return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
 
     def backward(self, grad):
         (z,) = self.saved_tensors
@@ -94,8 +95,12 @@ def _target_weights(targets, weight, ignore_index, dtype):
     """``(counted, safe, w)`` for flat ``targets``: which rows count (None: all of them), each
     row's target (0 where ignored) and its weight (0 where ignored)."""
     counted = targets != ignore_index
-    if counted.all():  # the common case, without the masks
-        return None, targets, (np.ones(targets.shape, dtype) if weight is None else weight[targets].astype(dtype))
+    if np.logical_and.reduce(counted, axis=None):  # the common case, without the masks (counted.all())
+        if weight is None:
+            w = np.empty(targets.shape, dtype)
+            w.fill(1)  # (np.ones, without its Python wrapper)
+            return None, targets, w
+        return None, targets, weight[targets].astype(dtype)
     safe = np.where(counted, targets, 0)
     return counted, safe, np.where(counted, 1 if weight is None else weight[safe], 0).astype(dtype)
 
@@ -117,12 +122,12 @@ class NllLoss(Node):
         self.row_targets = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
         _, safe, w = self.row_targets
         losses = -rows[np.arange(rows.shape[0]), safe] * w
-        self.total_weight = w.sum()
+        self.total_weight = np.add.reduce(w, axis=None)  # (w.sum(), without its Python wrapper)
         if reduction == "none":
             return losses.reshape(target.shape)
         if reduction == "sum":
-            return np.asarray(losses.sum(), dtype=logp.dtype)
-        return np.asarray(losses.sum() / self.total_weight, dtype=logp.dtype)
+            return np.asarray(np.add.reduce(losses, axis=None), dtype=logp.dtype)
+        return np.asarray(np.add.reduce(losses, axis=None) / self.total_weight, dtype=logp.dtype)
 
     @property
     def _saved_target(self):
@@ -551,9 +556,10 @@ class NativeBatchNorm(Node):
 
 
 def _dim(dim, input):
+    ndim = input._data.ndim
     if dim is None:  # PyTorch's legacy implicit choice
-        dim = 0 if input.ndim in (0, 1, 3) else 1
-    (axis,) = normalize_dim(dim, input.ndim)
+        dim = 0 if ndim in (0, 1, 3) else 1
+    (axis,) = normalize_dim(dim, ndim)
     return axis
 
 
@@ -594,10 +600,12 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean", sp
     if t.dtype not in (dtypes.int64, dtypes.uint8):
         raise RuntimeError("expected target dtype to be Long or Byte, but got "
                            f"{dtypes.SCALAR_TYPE_NAMES.get(t.dtype, t.dtype)}")
-    if input.ndim == 2 and t.ndim != 1 or input.ndim == 1 and t.ndim > 1:
+    ndim = input._data.ndim
+    if ndim == 2 and t.ndim != 1 or ndim == 1 and t.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     classes = input._data.shape[-1]
-    if t.size and (t.min() < 0 or t.max() >= classes):  # (a quick look first: most targets are fine)
+    # (A quick look first, most targets are fine: t.min() and t.max() without their Python wrappers.)
+    if t.size and (np.minimum.reduce(t, axis=None) < 0 or np.maximum.reduce(t, axis=None) >= classes):
         out_of_bounds = (t != ignore_index) & ((t < 0) | (t >= classes))
         if out_of_bounds.any():
             raise IndexError(f"Target {int(t[out_of_bounds].flat[0])} is out of bounds.")
