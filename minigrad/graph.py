@@ -315,7 +315,15 @@ class Node:
         self._sequence_nr = sequence_nr = next(_sequence)
         if not sequence_nr % PACE_EVERY:
             pace_collector(sequence_nr)  # a long graph: see fast_path
-        if len(inputs) == 2:  # (most ops: the three tuples without lists)
+        count = len(inputs)
+        if count == 1:  # (most ops have one input or two: the three tuples without lists)
+            (x,) = inputs
+            node_x = x._grad_fn
+            self.next_functions = ((node_x, x.output_nr) if node_x is not None and x._base is None
+                                   else x._gradient_edge(),)
+            self.needs_input_grad = (x._requires_grad,)
+            self._input_meta = ((x._data.shape, x._data.dtype),)
+        elif count == 2:
             x, y = inputs
             # (An input made by a node, not a view: its edge without the call to _gradient_edge.)
             node_x, node_y = x._grad_fn, y._grad_fn
@@ -336,7 +344,9 @@ class Node:
         if self._save_plan:
             saved = self._saved = {}
             # As PyTorch: a tensor is kept only if a gradient that uses it is wanted.
-            for name, position in self._kept(self.needs_input_grad):
+            needs = self.needs_input_grad
+            kept = self._kept_by_needs.get(needs)  # (_kept's own first step, without the call)
+            for name, position in (self._kept(needs) if kept is None else kept):
                 if position is None:
                     saved[name] = SavedTensor(result, is_output=True)
                 else:
