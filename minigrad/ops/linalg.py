@@ -56,7 +56,8 @@ class MatMul(Node):
 
     def backward(self, grad):
         y, x = self.saved_tensors  # only the ones a wanted gradient needs (see saved_for)
-        x_ndim, y_ndim = (len(shape) for shape, _ in self._input_meta)
+        (x_shape, _), (y_shape, _) = self._input_meta
+        x_ndim, y_ndim = len(x_shape), len(y_shape)
         # Promote 1-D operands to matrices, apply the 2-D formulas, then drop the added dim.
         # The column dim goes back first: for 1-D @ 1-D the gradient is 0-d and becomes (1, 1).
         if y_ndim == 1:
