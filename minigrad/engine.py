@@ -17,9 +17,10 @@ Read this file top to bottom:
 
 ``iter_backward`` is a generator: it yields one ``BackwardStep`` per node, so
 ``backward()`` and ``grad()`` are thin loops over it, and ``viz`` replays the
-very same steps. (A plain ``loss.backward()``, which nobody watches, runs the same
-pass written out as one loop: ``fast_backward.py``.) With ``preview=True`` the same loop only *reports* what it
-would write into ``.grad`` and what it would free, and changes neither.
+very same steps. (A plain ``loss.backward()``, which nobody watches, runs the
+same pass written out as one loop: ``fast_backward.py``.) With ``preview=True``
+the same loop only *reports* what it would write into ``.grad`` and what it
+would free, and changes neither.
 
 Without ``create_graph`` nothing a formula computes is recorded, so the gradients in
 flight are ``PlainGradient`` s: Tensors whose arithmetic goes straight to NumPy

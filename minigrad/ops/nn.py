@@ -112,6 +112,8 @@ class NllLoss(Node):
     is one sample. The class weights and the targets are not differentiable, as in PyTorch.
     """
 
+    may_warn = True  # ("mean" over targets that are all ignored is 0 / 0: nan, silently as in PyTorch)
+
     saved_params = ("target", "weight", "ignore_index", "reduction")
 
     def forward(self, logp, target, weight=None, ignore_index=-100, reduction="mean"):

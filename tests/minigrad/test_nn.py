@@ -377,6 +377,19 @@ def test_cross_entropy_with_default_ignore_index_in_the_targets():
     loss_pair(F.cross_entropy, TF.cross_entropy, LOGITS, targets)
 
 
+def test_cross_entropy_over_targets_that_are_all_ignored_is_nan_without_a_warning():
+    # "mean" divides by the weight of the counted targets: 0 / 0. PyTorch says nan, silently.
+    def run(lib, functional):
+        logits = lib.tensor(LOGITS[:2], requires_grad=True)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            loss = functional.cross_entropy(logits, lib.tensor([1, 1]), ignore_index=1)
+            loss.backward()
+        return math.isnan(loss.item()), logits.grad.tolist(), [str(w.message) for w in caught]
+
+    assert run(minigrad, F) == run(torch, TF)
+
+
 @pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
 def test_cross_entropy_with_probability_targets_matches_torch(reduction):
     probs = np.exp(RNG.standard_normal((6, 4)))
