@@ -114,15 +114,15 @@ class NllLoss(Node):
 
     may_warn = True  # ("mean" over targets that are all ignored is 0 / 0: nan, silently as in PyTorch)
 
-    saved_params = ("target", "weight", "ignore_index", "reduction")
+    # The targets are a saved tensor in PyTorch: freed after backward, so a second one fails loudly.
+    saved_arrays = ("target",)
+    saved_params = ("weight", "ignore_index", "reduction")
 
     def forward(self, logp, target, weight=None, ignore_index=-100, reduction="mean"):
         self.target, self.weight, self.ignore_index, self.reduction = target, weight, ignore_index, reduction
         self.shape = logp.shape
         rows = logp.reshape(-1, logp.shape[-1])
-        # Each row's target and weight, kept for backward too.
-        self.row_targets = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
-        _, safe, w = self.row_targets
+        _, safe, w = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
         losses = -rows[np.arange(rows.shape[0]), safe] * w
         self.total_weight = np.add.reduce(w, axis=None)  # (w.sum(), without its Python wrapper)
         if reduction == "none":
@@ -133,18 +133,21 @@ class NllLoss(Node):
 
     @property
     def _saved_target(self):
-        return Tensor._wrap(self.target)
+        return Tensor._wrap(self._array("target"))
 
     @property
     def _saved_weight(self):
+        self._array("target")  # (PyTorch's error once released: all four were saved together)
         return None if self.weight is None else Tensor._wrap(self.weight)
 
     @property
     def _saved_total_weight(self):
+        self._array("target")
         return Tensor._wrap(np.asarray(self.total_weight))
 
     def backward(self, grad):
-        counted, safe, w = self.row_targets
+        counted, safe, w = _target_weights(self._array("target").reshape(-1), self.weight, self.ignore_index,
+                                           grad.dtype)
         if self.reduction == "mean":
             w = w / self.total_weight
         picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)

@@ -377,6 +377,31 @@ def test_cross_entropy_with_default_ignore_index_in_the_targets():
     loss_pair(F.cross_entropy, TF.cross_entropy, LOGITS, targets)
 
 
+@pytest.mark.parametrize("loss_name", ["nll_loss", "cross_entropy"])
+def test_a_second_backward_through_a_loss_fails_as_in_pytorch(loss_name):
+    # PyTorch's NllLossBackward0 saves the targets (and frees them): a second backward without
+    # retain_graph is an error, and so is reading what it saved; with retain_graph it adds again.
+    def run(lib, functional):
+        logits = lib.tensor(LOGITS, requires_grad=True)
+        loss = getattr(functional, loss_name)(logits, lib.tensor(CLASSES))
+        node = loss.grad_fn  # NllLossBackward0 for both
+        loss.backward(retain_graph=True)
+        loss.backward()
+        outcomes = [logits.grad.numpy().copy()]
+        for attempt in (loss.backward, lambda: node._saved_total_weight, lambda: node._saved_target):
+            try:
+                attempt()
+                outcomes.append("ran")
+            except RuntimeError as error:
+                outcomes.append(str(error).split(".")[0])
+        return outcomes
+
+    (grad, *errors), (torch_grad, *torch_errors) = run(minigrad, F), run(torch, TF)
+    np.testing.assert_allclose(grad, torch_grad, rtol=1e-6)
+    assert errors == torch_errors == ["Trying to backward through the graph a second time (or directly access "
+                                      "saved tensors after they have already been freed)"] * 3
+
+
 def test_cross_entropy_over_targets_that_are_all_ignored_is_nan_without_a_warning():
     # "mean" divides by the weight of the counted targets: 0 / 0. PyTorch says nan, silently.
     def run(lib, functional):
