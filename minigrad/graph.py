@@ -102,7 +102,8 @@ class SavedTensor:
             self.requires_grad = tensor._requires_grad
         else:
             # Kept as the Tensor, whose _version we can read later (read here without the property).
-            self.tensor, self.data, self.version_counter = tensor, None, None
+            # (``data`` and ``version_counter`` stay unset: only an output's are read.)
+            self.tensor = tensor
             counter = tensor._version_counter
             self.version = 0 if counter is None else counter.value
 
@@ -348,9 +349,9 @@ class Node:
             kept = self._kept_by_needs.get(needs)  # (_kept's own first step, without the call)
             for name, position in (self._kept(needs) if kept is None else kept):
                 if position is None:
-                    saved[name] = SavedTensor(result, is_output=True)
+                    saved[name] = SavedTensor(result, True)  # (positional: a keyword costs a little more)
                 else:
-                    saved[name] = SavedTensor(inputs[position], is_output=False)
+                    saved[name] = SavedTensor(inputs[position], False)
         if _state.anomaly_enabled:
             self._forward_trace = forward_trace()
         if _state.record_forward_inputs:
