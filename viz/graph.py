@@ -431,6 +431,11 @@ def _add_saved(fn, op_node, nodes, edges, names, values):
         node = VizNode(id=f"n{len(nodes)}", kind="saved", label=label)
         if fn.released:
             node.state = "freed"
+        elif entry is not None and entry.hooked is not None:
+            # Kept as a saved_tensors_hooks pack hook returned it: there is no version to compare
+            # (PyTorch checks none either), and unpacking would run the user's hook while drawing.
+            node.state = "saved"
+            node.version = "packed by saved_tensors_hooks"
         elif entry is not None:
             if entry.is_output:
                 current = entry.version_counter.value

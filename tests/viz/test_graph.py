@@ -368,6 +368,20 @@ def test_an_output_changed_in_place_after_it_was_saved_is_modified():
     assert data.node("n3").version == "saved at v0, now v1"
 
 
+def test_tensors_kept_by_saved_tensors_hooks_are_drawn_without_running_the_hooks():
+    unpacked = []
+    x = minigrad.tensor([1.0, 2.0], requires_grad=True)
+    with minigrad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: unpacked.append(t) or t):
+        y = x.exp() * x  # ExpBackward0 saves its result, MulBackward0 both inputs: all through the hooks
+    data = viz.trace(y)
+    saved = [node for node in data.nodes if node.kind == "saved"]
+    assert sorted(node.label for node in saved) == ["_saved_other", "_saved_result", "_saved_self"]
+    assert {(node.state, node.version) for node in saved} == {("saved", "packed by saved_tensors_hooks")}
+    assert unpacked == []  # drawing did not call the unpack hook
+    y.sum().backward()  # and the pass still unpacks them
+    assert len(unpacked) == 3
+
+
 def test_a_recorded_failing_backward_marks_the_node_that_was_running():
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     a = x * 1
