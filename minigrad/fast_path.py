@@ -299,11 +299,11 @@ def write_in_place(ufunc, tensor, other):
     so that a recorded one gets its node. When nothing records (``p -= lr * p.grad`` under
     ``no_grad``) and ``other`` is a tensor of the same shape and dtype, NumPy writes the result
     into ``tensor`` at once: no result array, no copy, no node. The caller has checked what
-    every in-place op checks first (a leaf that requires grad, a partial overlap).
+    every in-place op checks first (a leaf that requires grad, a partial overlap), and moves the
+    version on after a write, as after every other.
 
     Returns:
-        True if it wrote (and moved the version on, as every in-place write does); False if
-        this case is not one of those, with nothing changed.
+        True if it wrote; False if this case is not one of those, with nothing changed.
     """
     data, array = tensor._data, other._data
     if (array.dtype is not data.dtype or array.shape != data.shape or data.dtype.kind == "b"
@@ -316,7 +316,4 @@ def write_in_place(ufunc, tensor, other):
         ufunc(data, array, out=data)
     finally:
         warnings_back(quiet)
-    counter = tensor._shared_version_counter()
-    counter.value += 1
-    tensor._graph_version = counter.value  # (as ops/inplace._write: written through itself)
     return True

@@ -58,9 +58,7 @@ def _write(tensor, result):
     if tensor._base is not None and node is not None and _state.record_forward_inputs:
         base_before = copy_for_replay(tensor._base._data)  # for CopySlices' replay (classroom)
     np.copyto(old, new, casting="same_kind")
-    counter = tensor._shared_version_counter()
-    counter.value += 1
-    tensor._graph_version = counter.value  # written through itself: its own graph stays valid
+    counter = _count_write(tensor)
     if node is not None:
         for saved in (node._saved or {}).values():
             if saved.is_output:  # the node's output is this tensor now
@@ -72,6 +70,14 @@ def _write(tensor, result):
     return tensor
 
 
+def _count_write(tensor):
+    """Step 4: a write moves ``tensor``'s version on. Returns its version counter."""
+    counter = tensor._shared_version_counter()
+    counter.value += 1
+    tensor._graph_version = counter.value  # written through itself: its own graph stays valid
+    return counter
+
+
 def _in_place(out_of_place, tensor, *args, **kwargs):
     other = args[0] if args else None
     _check_allowed(tensor)
@@ -79,7 +85,8 @@ def _in_place(out_of_place, tensor, *args, **kwargs):
         _check_no_partial_overlap(tensor, other)
         ufunc = _UFUNCS.get(out_of_place)
         if ufunc is not None and kwargs.get("alpha", 1) == 1 and write_in_place(ufunc, tensor, other):
-            return tensor  # nothing records it: NumPy wrote into the tensor (see fast_path)
+            _count_write(tensor)  # nothing records it: NumPy wrote into the tensor (see fast_path)
+            return tensor
     source = tensor
     if _state.grad_enabled and (tensor.requires_grad or (isinstance(other, Tensor) and other._requires_grad)):
         # The node may keep `self` for backward; keep today's values, not tomorrow's.
