@@ -244,6 +244,16 @@ NO_GRAD_VIEW_INPLACE = _hint(
     "the view was made where nothing is recorded, so autograd cannot tell how it relates to the "
     "graph of its base. Make the view and change it on the same side of `with minigrad.no_grad():`.",
 )
+NO_GRAD_VIEW_CHANGED = _hint(
+    "A view was created in no_grad mode and its base or another view of its base has been modified "
+    "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "
+    "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
+    "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
+    "inplace to be tracked).",
+    "this view was made under no_grad and its memory has changed since (an optimizer step on its "
+    "base counts), so autograd cannot say where its values came from. Make the view again after "
+    "the change, outside no_grad if its gradient matters, or .detach() it if it does not.",
+)
 LEAF_VIEW_INPLACE = _hint(
     "a view of a leaf Variable that requires grad is being used in an in-place operation.",
     "x[i] = v and x[0:2].add_(1) change the leaf x itself, which would erase the value its "

@@ -175,9 +175,14 @@ def tensor_repr(t):
         summarize = array.size > PRINT_OPTS.threshold
         formatter = _Formatter(_summarised(array) if summarize else array)
         body = _body(array, indent, summarize, formatter)
-    if t.grad_fn is not None:
+    try:
+        grad_fn = t.grad_fn
+    except RuntimeError:  # a no_grad view changed in place since: PyTorch prints it so
+        suffixes.append("grad_fn=<Invalid>")
+        grad_fn = False
+    if grad_fn:
         # PyTorch prints the bare class name: <CopySlices>, not <torch::autograd::CopySlices>
-        suffixes.append(f"grad_fn=<{t.grad_fn.name().split('::')[-1]}>")
-    elif t._requires_grad:
+        suffixes.append(f"grad_fn=<{grad_fn.name().split('::')[-1]}>")
+    elif grad_fn is None and t._requires_grad:
         suffixes.append("requires_grad=True")
     return _with_suffixes(prefix + body, suffixes, indent)

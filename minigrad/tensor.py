@@ -276,7 +276,7 @@ class Tensor:
     def _gradient_edge(self):
         """Where a gradient for this tensor goes: ``(node, output_nr)``, as PyTorch's Edge."""
         if self._base is not None:
-            self._refresh_view()
+            self._refresh_view(reading_graph=True)
         node = self._grad_fn
         if node is not None:
             return (node, self.output_nr)
@@ -284,15 +284,23 @@ class Tensor:
             return (None, 0)  # NB: PyTorch's no_grad views also send gradients nowhere
         return (self._grad_accumulator(), 0)
 
-    def _refresh_view(self):
+    def _refresh_view(self, reading_graph=False):
         """A view whose memory changed in place through another tensor gets a new grad_fn.
 
         Its old ``grad_fn`` describes values it no longer has. As PyTorch does, the view is
         re-read from its base's current graph: ``AsStridedBackward0`` (see ops/view_inplace.py).
         Done when the view is next used or its ``grad_fn`` is read; a view still up to date
         is left alone.
+
+        A view made under no_grad has no graph to re-read: once its memory changed, its
+        ``grad_fn`` cannot be told, and reading it (``reading_graph``: its ``grad_fn``, or an
+        op recording it) is PyTorch's error, whatever mode the change was made in.
         """
         if self._version_counter.value != self._graph_version:
+            if self._no_grad_view:
+                if reading_graph:
+                    raise RuntimeError(messages.NO_GRAD_VIEW_CHANGED)
+                return
             from .ops.view_inplace import regenerate_view
 
             regenerate_view(self)
@@ -301,7 +309,7 @@ class Tensor:
     def grad_fn(self):
         """The node that made this tensor (None for a leaf); its backward continues the chain rule."""
         if self._base is not None:
-            self._refresh_view()
+            self._refresh_view(reading_graph=True)
         return self._grad_fn
 
     @grad_fn.setter

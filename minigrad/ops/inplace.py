@@ -25,10 +25,10 @@ def _check_allowed(tensor):
         return
     base = tensor._base
     if base is not None:
+        if tensor._no_grad_view:  # (PyTorch's first check, before the leaf's)
+            raise RuntimeError(messages.NO_GRAD_VIEW_INPLACE)
         if base._grad_fn is None and base._requires_grad:
             raise RuntimeError(messages.LEAF_VIEW_INPLACE)
-        if tensor._no_grad_view:
-            raise RuntimeError(messages.NO_GRAD_VIEW_INPLACE)
     elif tensor._grad_fn is None and tensor._requires_grad:
         raise RuntimeError(messages.LEAF_INPLACE)
 
@@ -74,7 +74,8 @@ def _count_write(tensor):
     """Step 4: a write moves ``tensor``'s version on. Returns its version counter."""
     counter = tensor._shared_version_counter()
     counter.value += 1
-    tensor._graph_version = counter.value  # written through itself: its own graph stays valid
+    if not tensor._no_grad_view:  # (a no_grad view has no graph to keep: Tensor._refresh_view)
+        tensor._graph_version = counter.value  # written through itself: its own graph stays valid
     return counter
 
 

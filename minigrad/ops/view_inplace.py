@@ -143,7 +143,7 @@ def regenerate_view(view):
     """A stale view's new grad_fn: its positions read from the base's current graph."""
     base = view._base
     view._graph_version = view._version_counter.value
-    if view._no_grad_view or not base._requires_grad:
+    if not base._requires_grad:
         return  # no gradient reaches it, as before
     _connect_view(view, base, *positions_in_base(view._data, base._data))
 

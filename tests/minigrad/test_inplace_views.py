@@ -184,3 +184,61 @@ def test_a_base_whose_memory_is_not_in_c_order_matches_pytorch(torch):
     np.testing.assert_array_equal(mine_a, their_a)
     np.testing.assert_allclose(mine_grad, their_grad, rtol=1e-12)
     np.testing.assert_allclose(mine_grad, [2 * 2.0 * 2.0 * 1.0, 2 * 3.0 * 3.0 * 2.0])  # d/dx (r x)^2 = 2 r^2 x
+
+
+# A view made under no_grad of a tensor that requires grad, then changed in place (an optimizer
+# step on its base is the learner's way there). PyTorch refuses to say its grad_fn from then on,
+# so every recorded use of it is an error rather than a gradient that silently goes nowhere.
+NO_GRAD_VIEW_USES = {
+    "grad_fn": lambda lib, v: v.grad_fn,
+    "is_leaf": lambda lib, v: v.is_leaf,
+    "requires_grad": lambda lib, v: v.requires_grad,
+    "recorded op": lambda lib, v: (v * 2).grad_fn is None,
+    "recorded view": lambda lib, v: v[1:].grad_fn is None,
+    "backward": lambda lib, v: v.sum().backward(),
+    "op under no_grad": lambda lib, v: _under_no_grad(lib, lambda: (v * 2).requires_grad),
+    "detach": lambda lib, v: v.detach().tolist(),
+    "version": lambda lib, v: v._version,
+    "repr": lambda lib, v: repr(v).replace("torch", "minigrad"),
+}
+
+
+def _under_no_grad(lib, read):
+    with lib.no_grad():
+        return read()
+
+
+@pytest.mark.parametrize("change", ["base under no_grad", "view under no_grad", "none"])
+@pytest.mark.parametrize("use", NO_GRAD_VIEW_USES)
+def test_a_no_grad_view_changed_in_place_since_is_refused_as_by_pytorch(use, change, torch):
+    def outcome(lib):
+        weight = lib.ones(3, 4, requires_grad=True)
+        with lib.no_grad():
+            row = weight[0]
+        with lib.no_grad():
+            if change == "base under no_grad":
+                weight.sub_(0.5)  # an optimizer's step
+            elif change == "view under no_grad":
+                row.mul_(3)
+        try:
+            result = NO_GRAD_VIEW_USES[use](lib, row)
+        except RuntimeError as error:
+            return "error", pytorch_part(error)
+        return "value", result if not isinstance(result, lib.autograd.graph.Node) else result.name()
+
+    mine, theirs = outcome(minigrad), outcome(torch)
+    assert mine == theirs
+    if change != "none" and use in ("grad_fn", "recorded op", "backward"):
+        assert mine == ("error", pytorch_part(messages.NO_GRAD_VIEW_CHANGED))
+
+
+def test_a_no_grad_view_changed_in_grad_mode_is_refused_before_the_leaf_check(torch):
+    def failure(lib):
+        weight = lib.ones(3, 4, requires_grad=True)
+        with lib.no_grad():
+            row = weight[0]
+        with pytest.raises(RuntimeError) as info:
+            row.mul_(3)  # a view of a leaf too: PyTorch names the no_grad view first
+        return pytorch_part(info.value)
+
+    assert failure(minigrad) == failure(torch) == pytorch_part(messages.NO_GRAD_VIEW_INPLACE)
