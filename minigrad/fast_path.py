@@ -30,6 +30,8 @@ forward, backward. Each was kept because a benchmark showed it pays
    engine's pass for the common node without a call per step.
 8. ``write_in_place``: in-place arithmetic that records nothing (an optimizer's
    ``p -= lr * p.grad``) goes straight into the tensor's memory.
+9. ``unrecorded_view``: a view op (``reshape``, ``t``, ``x[1:3]``, ``expand`` ...)
+   that records nothing is its node's forward and the view's wrapper.
 """
 
 import functools
@@ -39,6 +41,11 @@ import sys
 import numpy as np
 
 from .grad_mode import _state
+
+# tensor.py imports this module (through graph.py); binding the module breaks the cycle.
+from . import tensor as _tensor  # noqa: E402
+
+_new_object = object.__new__
 
 # --- 1. quiet floating point -------------------------------------------------------------
 try:  # NumPy 2: errstate is a context variable holding a settings object; build that once.
@@ -96,17 +103,23 @@ def broadcast_view(array, shape):
     array([[0., 1., 2.],
            [0., 1., 2.]])
     """
-    lead = len(shape) - array.ndim
+    ndim = array.ndim
+    lead = len(shape) - ndim
     if lead < 0 or not array.flags.c_contiguous or array.size == 0:
         return np.broadcast_to(array, shape)
-    strides = [0] * lead
-    for size, wanted, stride in zip(array.shape, shape[lead:], array.strides):
-        if size == 1:
-            strides.append(0)  # (also where nothing is repeated: np.broadcast_to's strides)
-        elif size == wanted:
-            strides.append(stride)
-        else:
-            raise ValueError(f"cannot broadcast shape {array.shape} to {shape}")
+    if ndim:
+        strides = [0] * lead
+        wanted = lead
+        for size, stride in zip(array.shape, array.strides):
+            if size == 1:
+                strides.append(0)  # (also where nothing is repeated: np.broadcast_to's strides)
+            elif size == shape[wanted]:
+                strides.append(stride)
+            else:
+                raise ValueError(f"cannot broadcast shape {array.shape} to {shape}")
+            wanted += 1
+    else:  # (a 0-d gradient spread over a shape: every sum's and mean's backward)
+        strides = (0,) * lead
     view = np.ndarray(shape, array.dtype, array, 0, strides)
     view.setflags(write=False)
     return view
@@ -317,3 +330,25 @@ def write_in_place(ufunc, tensor, other):
     finally:
         warnings_back(quiet)
     return True
+
+
+# --- 9. views that record nothing -----------------------------------------------------------
+def unrecorded_view(node_class, input, params):
+    """``node_class.apply(input, **params)`` for a view op (its result shares ``input``'s
+    memory), when it records nothing; None when it records (the caller then goes that way).
+
+    A view is NumPy's view and a wrapper, so ``Node.apply``'s general steps (a node, the
+    forward keeping what backward needs, the test for recording after it) were most of its
+    cost. Here the node class's ``view`` makes the array (with the op's errors), and the
+    wrapper is marked as a view of ``input`` as ``ops/shape._as_view_of`` marks every view:
+    the same base, the same version counter. (An empty result shares no memory, so it is
+    not marked, as there.)
+    """
+    if _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad)):
+        return None
+    array = node_class.view(input._data, **params) if params else node_class.view(input._data)
+    view = _new_object(_tensor.Tensor)
+    view._data = array
+    if array.size:
+        view._become_view_of(input)
+    return view

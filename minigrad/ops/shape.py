@@ -4,6 +4,10 @@ Most of them are *views* in PyTorch: the result shares memory with the input.
 minigrad keeps that (NumPy views), and gives a view its base's version
 counter, so an in-place change through either one is seen by autograd's checks.
 Their backward rearranges the gradient the opposite way.
+
+A view's node class has one more method besides forward and backward: ``view``,
+the array the forward makes and nothing else (nothing kept for backward). When
+nothing records, that is all a view op runs (``fast_path.unrecorded_view``).
 """
 
 import math
@@ -11,7 +15,7 @@ import math
 import numpy as np
 
 from .. import dtypes, messages
-from ..fast_path import broadcast_view
+from ..fast_path import broadcast_view, unrecorded_view
 from ..graph import Node
 from ..grad_mode import _state
 from ..tensor import Tensor
@@ -31,15 +35,14 @@ def _as_view_of(result, base, always=False):
     of contiguous memory), so NumPy need not be asked.
     """
     if (always and result._data.size) or np.may_share_memory(result._data, base._data):
-        result._base = base._base if base._base is not None else base
-        counter = base._shared_version_counter()
-        result._version_counter = counter
-        result._graph_version = counter.value
-        if base._requires_grad and not _state.grad_enabled:
-            # As PyTorch: a view made under no_grad still says it requires grad,
-            # but it is outside the graph (no gradient edge leads to it).
-            result._requires_grad = result._no_grad_view = True
+        result._become_view_of(base)
     return result
+
+
+def _view(node_class, input, **params):
+    """``node_class.apply(input, **params)`` for an op whose result is always a view of ``input``."""
+    view = unrecorded_view(node_class, input, params)  # (fast_path: when nothing records, no Node.apply)
+    return view if view is not None else _as_view_of(node_class.apply(input, **params), input, always=True)
 
 
 def _sizes(size):
@@ -62,6 +65,10 @@ class View(Node):
 
     def forward(self, x, shape, kind="ViewBackward0"):
         self.shape, self.kind = x.shape, kind
+        return View.view(x, shape)
+
+    @staticmethod
+    def view(x, shape, kind=None):
         try:
             return x.reshape(shape)
         except ValueError:
@@ -90,6 +97,10 @@ class Transpose(Node):
         self.dim0, self.dim1 = dim0, dim1
         return x.swapaxes(dim0, dim1)
 
+    @staticmethod
+    def view(x, dim0=0, dim1=1):
+        return x.swapaxes(dim0, dim1)
+
     def backward(self, grad):
         return grad.transpose(self.dim0, self.dim1)
 
@@ -105,6 +116,10 @@ class Permute(Node):
 
     def forward(self, x, dims):
         self.dims = dims
+        return x.transpose(dims)
+
+    @staticmethod
+    def view(x, dims):
         return x.transpose(dims)
 
     def backward(self, grad):
@@ -123,6 +138,10 @@ class Squeeze(Node):
 
     def forward(self, x, dim=None, dim_was_tuple=False, in_place=False):
         self.dim, self.dim_was_tuple, self.in_place, self.shape = dim, dim_was_tuple, in_place, x.shape
+        return Squeeze.view(x, dim)
+
+    @staticmethod
+    def view(x, dim=None, dim_was_tuple=False, in_place=False):
         if dim is None:
             return np.squeeze(x)
         # PyTorch: squeezing a non-1 dim is a no-op, and so is squeezing a 0-d tensor's dim 0.
@@ -140,6 +159,10 @@ class Unsqueeze(Node):
 
     def forward(self, x, dim):
         self.dim, self.shape = dim, x.shape
+        return Unsqueeze.view(x, dim)
+
+    @staticmethod
+    def view(x, dim):
         return x.reshape(x.shape[:dim] + (1,) + x.shape[dim:])  # a view: np.expand_dims, minus its checks
 
     def backward(self, grad):
@@ -151,6 +174,10 @@ class Expand(Node):
 
     def forward(self, x, shape):
         self.shape = x.shape
+        return Expand.view(x, shape)
+
+    @staticmethod
+    def view(x, shape):
         if shape == x.shape:
             return x.view()  # nothing repeated: a plain, writable view (as PyTorch's)
         return broadcast_view(x, shape)
@@ -202,6 +229,10 @@ class Index(Node):
         self.index, self.kind, self.shape = index, kind, x.shape
         if kind == "IndexBackward0":
             self.saved_arrays = ("index",)  # integer arrays and masks are saved tensors in PyTorch
+        return x[index]
+
+    @staticmethod
+    def view(x, index, kind):  # (a basic index only)
         return x[index]
 
     def backward(self, grad):
@@ -481,9 +512,9 @@ def reshape(input, *shape):
     """
     shape = _sizes(shape)
     if input._data.flags.c_contiguous:
-        return _as_view_of(View.apply(input, shape=shape), input, always=True)
+        return _view(View, input, shape=shape)
     if _reshaped_without_copy(input._data, shape):
-        return _as_view_of(View.apply(input, shape=shape, kind="ReshapeAliasBackward0"), input, always=True)
+        return _view(View, input, shape=shape, kind="ReshapeAliasBackward0")
     # As PyTorch: a contiguous copy (CloneBackward0), then a reshape of it that is not a view.
     return View.apply(clone(input), shape=shape, kind="UnsafeViewBackward0")
 
@@ -498,7 +529,7 @@ def view(input, *shape):
     shape = _sizes(shape)
     if not (input._data.flags.c_contiguous or _reshaped_without_copy(input._data, shape)):
         raise RuntimeError(messages.VIEW_NOT_COMPATIBLE)
-    return _as_view_of(View.apply(input, shape=shape), input, always=True)
+    return _view(View, input, shape=shape)
 
 
 def contiguous(input):
@@ -539,8 +570,8 @@ def transpose(input, dim0, dim1):
     ndim = input.ndim
     (d0,), (d1,) = normalize_dim(dim0, ndim), normalize_dim(dim1, ndim)
     if ndim == 0:
-        return _as_view_of(View.apply(input, shape=()), input, always=True)
-    return _as_view_of(Transpose.apply(input, dim0=d0, dim1=d1), input, always=True)
+        return _view(View, input, shape=())
+    return _view(Transpose, input, dim0=d0, dim1=d1)
 
 
 swapaxes = transpose
@@ -551,8 +582,8 @@ def t(input):
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     if input.ndim < 2:
-        return _as_view_of(View.apply(input, shape=input.shape), input, always=True)
-    return _as_view_of(T.apply(input), input, always=True)
+        return _view(View, input, shape=input.shape)
+    return _view(T, input)
 
 
 def permute(input, *dims):
@@ -562,7 +593,7 @@ def permute(input, *dims):
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
                            f"{input.ndim} is not equal to len(dims) = {len(dims)}")
-    return _as_view_of(Permute.apply(input, dims=dims), input, always=True)
+    return _view(Permute, input, dims=dims)
 
 
 def numpy_T(input):
@@ -573,8 +604,7 @@ def numpy_T(input):
 def squeeze(input, dim=None):
     """Remove size-1 dims (all of them, or those in ``dim``)."""
     dim_was_tuple = dim is not None and not isinstance(dim, int)
-    return _as_view_of(Squeeze.apply(input, dim=normalize_dim(dim, input.ndim), dim_was_tuple=dim_was_tuple), input,
-                       always=True)
+    return _view(Squeeze, input, dim=normalize_dim(dim, input.ndim), dim_was_tuple=dim_was_tuple)
 
 
 def _squeeze_(input, dim):
@@ -609,7 +639,7 @@ def unsqueeze(input, dim):
     rank = input.ndim + 1
     if not -rank <= dim < rank:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
-    return _as_view_of(Unsqueeze.apply(input, dim=dim % rank), input, always=True)
+    return _view(Unsqueeze, input, dim=dim % rank)
 
 
 def expand(input, *sizes):
@@ -623,7 +653,7 @@ def expand(input, *sizes):
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})")
     shape = sizes if -1 not in sizes else tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     try:
-        return _as_view_of(Expand.apply(input, shape=shape), input, always=True)
+        return _view(Expand, input, shape=shape)
     except ValueError:
         dim = next(i for i, n in enumerate(input.shape) if n != 1 and n != shape[lead + i]) + lead
         raise RuntimeError(
@@ -746,9 +776,11 @@ def _to_numpy_index(index):
     return index
 
 
-def _index(input, index, kind):
+def _index(input, index, kind, view=False):
+    """``Index`` applied, with PyTorch's errors; ``view``: the index is basic and selects something,
+    so the result is always a view of ``input``."""
     try:
-        return Index.apply(input, index=index, kind=kind)
+        return _view(Index, input, index=index, kind=kind) if view else Index.apply(input, index=index, kind=kind)
     except IndexError as e:
         if str(e).startswith("boolean index did not match"):
             raise IndexError(_mask_mismatch(input.shape, index)) from None
@@ -785,9 +817,9 @@ def getitem(input, index):
     # The most common indexes, kept cheap: what the general path below makes of a lone slice
     # or a lone int (a basic index: always a view).
     if type(index) is slice:
-        return _as_view_of(_index(input, (index, Ellipsis), "SliceBackward0"), input, always=True)
+        return _index(input, (index, Ellipsis), "SliceBackward0", view=True)
     if type(index) is int and input._data.ndim:
-        return _as_view_of(_index(input, (index, Ellipsis), "SelectBackward0"), input, always=True)
+        return _index(input, (index, Ellipsis), "SelectBackward0", view=True)
     index = _to_numpy_index(index)
     parts = index if isinstance(index, tuple) else (index,)
     if any(isinstance(p, np.ndarray) for p in parts) and any(isinstance(p, (int, np.integer)) for p in parts):
