@@ -333,9 +333,15 @@ def write_in_place(ufunc, tensor, other):
 
 
 # --- 9. views that record nothing -----------------------------------------------------------
-def unrecorded_view(node_class, input, params):
-    """``node_class.apply(input, **params)`` for a view op (its result shares ``input``'s
-    memory), when it records nothing; None when it records (the caller then goes that way).
+def records(input):
+    """True if an op on ``input`` alone records a node (``is_recorded``, with grad mode, for one input)."""
+    return _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad))
+
+
+def unrecorded_view(node_class, input, *args):
+    """``node_class.apply(input, ...)`` for a view op (its result shares ``input``'s memory) that
+    records nothing (``records(input)`` is False). ``args``: what ``node_class.view`` takes after
+    the array (the op's parameters, in order).
 
     A view is NumPy's view and a wrapper, so ``Node.apply``'s general steps (a node, the
     forward keeping what backward needs, the test for recording after it) were most of its
@@ -344,9 +350,7 @@ def unrecorded_view(node_class, input, params):
     the same base, the same version counter. (An empty result shares no memory, so it is
     not marked, as there.)
     """
-    if _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad)):
-        return None
-    array = node_class.view(input._data, **params) if params else node_class.view(input._data)
+    array = node_class.view(input._data, *args)
     view = _new_object(_tensor.Tensor)
     view._data = array
     if array.size:

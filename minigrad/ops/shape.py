@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from .. import dtypes, messages
-from ..fast_path import broadcast_view, unrecorded_view
+from ..fast_path import broadcast_view, records, unrecorded_view
 from ..graph import Node
 from ..grad_mode import _state
 from ..tensor import Tensor
@@ -37,12 +37,6 @@ def _as_view_of(result, base, always=False):
     if (always and result._data.size) or np.may_share_memory(result._data, base._data):
         result._become_view_of(base)
     return result
-
-
-def _view(node_class, input, **params):
-    """``node_class.apply(input, **params)`` for an op whose result is always a view of ``input``."""
-    view = unrecorded_view(node_class, input, params)  # (fast_path: when nothing records, no Node.apply)
-    return view if view is not None else _as_view_of(node_class.apply(input, **params), input, always=True)
 
 
 def _sizes(size):
@@ -68,7 +62,7 @@ class View(Node):
         return View.view(x, shape)
 
     @staticmethod
-    def view(x, shape, kind=None):
+    def view(x, shape):
         try:
             return x.reshape(shape)
         except ValueError:
@@ -141,7 +135,7 @@ class Squeeze(Node):
         return Squeeze.view(x, dim)
 
     @staticmethod
-    def view(x, dim=None, dim_was_tuple=False, in_place=False):
+    def view(x, dim=None):
         if dim is None:
             return np.squeeze(x)
         # PyTorch: squeezing a non-1 dim is a no-op, and so is squeezing a 0-d tensor's dim 0.
@@ -232,7 +226,7 @@ class Index(Node):
         return x[index]
 
     @staticmethod
-    def view(x, index, kind):  # (a basic index only)
+    def view(x, index):  # (a basic index only)
         return x[index]
 
     def backward(self, grad):
@@ -512,9 +506,13 @@ def reshape(input, *shape):
     """
     shape = _sizes(shape)
     if input._data.flags.c_contiguous:
-        return _view(View, input, shape=shape)
+        if not records(input):
+            return unrecorded_view(View, input, shape)  # (fast_path: nothing to record)
+        return _as_view_of(View.apply(input, shape=shape), input, always=True)
     if _reshaped_without_copy(input._data, shape):
-        return _view(View, input, shape=shape, kind="ReshapeAliasBackward0")
+        if not records(input):
+            return unrecorded_view(View, input, shape)
+        return _as_view_of(View.apply(input, shape=shape, kind="ReshapeAliasBackward0"), input, always=True)
     # As PyTorch: a contiguous copy (CloneBackward0), then a reshape of it that is not a view.
     return View.apply(clone(input), shape=shape, kind="UnsafeViewBackward0")
 
@@ -529,7 +527,9 @@ def view(input, *shape):
     shape = _sizes(shape)
     if not (input._data.flags.c_contiguous or _reshaped_without_copy(input._data, shape)):
         raise RuntimeError(messages.VIEW_NOT_COMPATIBLE)
-    return _view(View, input, shape=shape)
+    if not records(input):
+        return unrecorded_view(View, input, shape)  # (fast_path: nothing to record)
+    return _as_view_of(View.apply(input, shape=shape), input, always=True)
 
 
 def contiguous(input):
@@ -570,8 +570,12 @@ def transpose(input, dim0, dim1):
     ndim = input.ndim
     (d0,), (d1,) = normalize_dim(dim0, ndim), normalize_dim(dim1, ndim)
     if ndim == 0:
-        return _view(View, input, shape=())
-    return _view(Transpose, input, dim0=d0, dim1=d1)
+        if not records(input):
+            return unrecorded_view(View, input, ())  # (fast_path: nothing to record)
+        return _as_view_of(View.apply(input, shape=()), input, always=True)
+    if not records(input):
+        return unrecorded_view(Transpose, input, d0, d1)
+    return _as_view_of(Transpose.apply(input, dim0=d0, dim1=d1), input, always=True)
 
 
 swapaxes = transpose
@@ -581,9 +585,13 @@ def t(input):
     """Transpose a tensor of at most 2 dims."""
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
-    if input.ndim < 2:
-        return _view(View, input, shape=input.shape)
-    return _view(T, input)
+    if input.ndim < 2:  # nothing to swap
+        if not records(input):
+            return unrecorded_view(View, input, input.shape)  # (fast_path: nothing to record)
+        return _as_view_of(View.apply(input, shape=input.shape), input, always=True)
+    if not records(input):
+        return unrecorded_view(T, input)
+    return _as_view_of(T.apply(input), input, always=True)
 
 
 def permute(input, *dims):
@@ -593,7 +601,9 @@ def permute(input, *dims):
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
                            f"{input.ndim} is not equal to len(dims) = {len(dims)}")
-    return _view(Permute, input, dims=dims)
+    if not records(input):
+        return unrecorded_view(Permute, input, dims)  # (fast_path: nothing to record)
+    return _as_view_of(Permute.apply(input, dims=dims), input, always=True)
 
 
 def numpy_T(input):
@@ -604,7 +614,10 @@ def numpy_T(input):
 def squeeze(input, dim=None):
     """Remove size-1 dims (all of them, or those in ``dim``)."""
     dim_was_tuple = dim is not None and not isinstance(dim, int)
-    return _view(Squeeze, input, dim=normalize_dim(dim, input.ndim), dim_was_tuple=dim_was_tuple)
+    dims = normalize_dim(dim, input.ndim)
+    if not records(input):
+        return unrecorded_view(Squeeze, input, dims)  # (fast_path: nothing to record)
+    return _as_view_of(Squeeze.apply(input, dim=dims, dim_was_tuple=dim_was_tuple), input, always=True)
 
 
 def _squeeze_(input, dim):
@@ -639,7 +652,9 @@ def unsqueeze(input, dim):
     rank = input.ndim + 1
     if not -rank <= dim < rank:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
-    return _view(Unsqueeze, input, dim=dim % rank)
+    if not records(input):
+        return unrecorded_view(Unsqueeze, input, dim % rank)  # (fast_path: nothing to record)
+    return _as_view_of(Unsqueeze.apply(input, dim=dim % rank), input, always=True)
 
 
 def expand(input, *sizes):
@@ -653,7 +668,9 @@ def expand(input, *sizes):
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})")
     shape = sizes if -1 not in sizes else tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
     try:
-        return _view(Expand, input, shape=shape)
+        if not records(input):
+            return unrecorded_view(Expand, input, shape)  # (fast_path: nothing to record)
+        return _as_view_of(Expand.apply(input, shape=shape), input, always=True)
     except ValueError:
         dim = next(i for i, n in enumerate(input.shape) if n != 1 and n != shape[lead + i]) + lead
         raise RuntimeError(
@@ -780,7 +797,10 @@ def _index(input, index, kind, view=False):
     """``Index`` applied, with PyTorch's errors; ``view``: the index is basic and selects something,
     so the result is always a view of ``input``."""
     try:
-        return _view(Index, input, index=index, kind=kind) if view else Index.apply(input, index=index, kind=kind)
+        if view and not records(input):
+            return unrecorded_view(Index, input, index)  # (fast_path: nothing to record)
+        result = Index.apply(input, index=index, kind=kind)
+        return _as_view_of(result, input, always=True) if view else result
     except IndexError as e:
         if str(e).startswith("boolean index did not match"):
             raise IndexError(_mask_mismatch(input.shape, index)) from None
