@@ -12,7 +12,8 @@ forward, backward. Each was kept because a benchmark showed it pays
 1. ``warnings_off`` / ``warnings_back``: NumPy's floating-point warnings off
    around one call (PyTorch gives none for inf and nan). ``np.errstate``
    builds its settings object at every call; here it is built once.
-2. ``is_recorded``: the one test of whether an op records a node. When it is
+2. ``is_recorded``: the test of whether an op records a node (``Node.apply``
+   writes it out in its loop, ``records`` asks it of one input). When it is
    False (grad mode off, or no input requires grad, which is every op inside a
    plain backward pass), an op is its forward and one Tensor wrapper: no node
    is linked, nothing is saved.

@@ -42,7 +42,7 @@ from collections import deque
 import numpy as np
 
 from . import messages
-from .fast_path import PACE_EVERY, is_recorded, pace_collector, warnings_back, warnings_off
+from .fast_path import PACE_EVERY, pace_collector, warnings_back, warnings_off
 from .grad_mode import _state, copy_for_replay
 
 # tensor.py imports this module; binding the module (not the class) breaks the cycle.
@@ -306,9 +306,11 @@ class Node:
         result = _new_tensor(_tensor.Tensor)
         # (NumPy gives scalars, not 0-d arrays, for some 0-d results.)
         result._data = out if type(out) is np.ndarray else np.asarray(out)
-        # (A first input that requires grad answers is_recorded without the call.)
-        if _state.grad_enabled and ((count and inputs[0]._requires_grad) or is_recorded(inputs)):
-            node._connect(inputs, result, params)
+        if _state.grad_enabled:
+            for t in inputs:  # (is_recorded written out: most ops record nothing or stop at the first)
+                if t._requires_grad or (t._base is not None and t.requires_grad):
+                    node._connect(inputs, result, params)
+                    break
         return result
 
     def _connect(self, inputs, result, params=None):
