@@ -244,6 +244,19 @@ NO_GRAD_VIEW_INPLACE = _hint(
     "the view was made where nothing is recorded, so autograd cannot tell how it relates to the "
     "graph of its base. Make the view and change it on the same side of `with minigrad.no_grad():`.",
 )
+# PyTorch's deprecation warnings for .T and .mT on tensors that are not matrices (once per process).
+T_NOT_2D = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it will "
+    "throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
+    "`x.permute(*minigrad.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor."
+)
+T_0D = "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases."
+MT_0D = "Tensor.mT is deprecated on 0-D tensors. This function is the identity in these cases."
+INDEX_0D = _hint(
+    "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in C++ to convert a "
+    "0-dim tensor to a number",
+    "a 0-dim tensor holds one number and has no positions to index; `t.item()` gives that number.",
+)
 NO_GRAD_VIEW_CHANGED = _hint(
     "A view was created in no_grad mode and its base or another view of its base has been modified "
     "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "

@@ -511,7 +511,7 @@ class Tensor:
 
     @property
     def mT(self):
-        return ops.transpose(self, -2, -1)
+        return ops.matrix_T(self)
 
 
 from . import ops  # noqa: E402  (ops needs Tensor defined first)

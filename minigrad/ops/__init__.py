@@ -30,7 +30,7 @@ from .reduce import (
 )
 from .reduce import cumsum, prod, std, std_mean, var_mean
 from .shape import (
-    cat, contiguous, expand, expand_as, flatten, getitem, is_contiguous, numpy_T, permute, reshape, reshape_as,
+    cat, contiguous, expand, expand_as, flatten, getitem, is_contiguous, matrix_T, numpy_T, permute, reshape, reshape_as,
     squeeze, stack, swapaxes, t, transpose, unsqueeze, view, view_as,
 )
 from .shape import (

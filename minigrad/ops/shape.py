@@ -87,20 +87,28 @@ class Transpose(Node):
 
     saved_params = ("dim0", "dim1")
 
-    def forward(self, x, dim0=0, dim1=1):  # (the defaults are t()'s, which passes no params)
+    def forward(self, x, dim0, dim1):
         self.dim0, self.dim1 = dim0, dim1
-        return x.swapaxes(dim0, dim1)
+        return Transpose.view(x, dim0, dim1)
 
     @staticmethod
-    def view(x, dim0=0, dim1=1):
-        return x.swapaxes(dim0, dim1)
+    def view(x, dim0, dim1):
+        return x.swapaxes(dim0, dim1) if x.ndim else x.view()  # (a 0-d tensor's only dim is itself)
 
     def backward(self, grad):
         return grad.transpose(self.dim0, self.dim1)
 
 
 class T(Transpose):
-    """z = x.t() (a 2-D transpose: the forward's default dims)        grad_x = grad.t()"""
+    """z = x.t(): a 2-D transpose; of a 0-D or 1-D tensor, the same elements        grad_x = grad.t()"""
+
+    def forward(self, x):
+        self.dim0, self.dim1 = (0, 1) if x.ndim == 2 else (0, 0)
+        return T.view(x)
+
+    @staticmethod
+    def view(x):
+        return x.T  # (at most 2-D here: NumPy's .T is then the transpose, or the same elements)
 
 
 class Permute(Node):
@@ -569,12 +577,8 @@ def transpose(input, dim0, dim1):
     """Swap two dimensions."""
     ndim = input.ndim
     (d0,), (d1,) = normalize_dim(dim0, ndim), normalize_dim(dim1, ndim)
-    if ndim == 0:
-        if not records(input):
-            return unrecorded_view(View, input, ())  # (fast_path: nothing to record)
-        return _as_view_of(View.apply(input, shape=()), input, always=True)
     if not records(input):
-        return unrecorded_view(Transpose, input, d0, d1)
+        return unrecorded_view(Transpose, input, d0, d1)  # (fast_path: nothing to record)
     return _as_view_of(Transpose.apply(input, dim0=d0, dim1=d1), input, always=True)
 
 
@@ -585,30 +589,56 @@ def t(input):
     """Transpose a tensor of at most 2 dims."""
     if input.ndim > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
-    if input.ndim < 2:  # nothing to swap
-        if not records(input):
-            return unrecorded_view(View, input, input.shape)  # (fast_path: nothing to record)
-        return _as_view_of(View.apply(input, shape=input.shape), input, always=True)
     if not records(input):
-        return unrecorded_view(T, input)
+        return unrecorded_view(T, input)  # (fast_path: nothing to record)
     return _as_view_of(T.apply(input), input, always=True)
 
 
 def permute(input, *dims):
     """Reorder the dimensions."""
-    dims = tuple(d % max(input.ndim, 1) for d in _sizes(dims))
-    if sorted(dims) != list(range(input.ndim)):
+    dims = _sizes(dims)
+    if len(dims) != input.ndim:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match "
                            "the length of the desired ordering of dimensions i.e. input.dim() = "
                            f"{input.ndim} is not equal to len(dims) = {len(dims)}")
+    dims = tuple(normalize_dim(d, input.ndim)[0] for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
     if not records(input):
         return unrecorded_view(Permute, input, dims)  # (fast_path: nothing to record)
     return _as_view_of(Permute.apply(input, dims=dims), input, always=True)
 
 
 def numpy_T(input):
-    """``t.T``: all dimensions reversed (PyTorch records it as a permute)."""
+    """``t.T``: all dimensions reversed (PyTorch records it as a permute).
+
+    PyTorch deprecates it on anything but a matrix, with a warning once per process.
+    """
+    if input.ndim != 2:
+        _warn_once("T_0D" if input.ndim == 0 else "T_NOT_2D")
     return permute(input, tuple(range(input.ndim))[::-1])
+
+
+def matrix_T(input):
+    """``t.mT``: the last two dimensions swapped (a batch of matrices transposed)."""
+    if input.ndim == 0:
+        _warn_once("MT_0D")
+        return input  # (PyTorch gives the tensor itself)
+    if input.ndim == 1:
+        raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
+    return transpose(input, -2, -1)
+
+
+_warned = set()
+
+
+def _warn_once(name):
+    """One of PyTorch's once-per-process deprecation warnings (``messages.<name>``), at the user's line."""
+    if name not in _warned:
+        _warned.add(name)
+        import warnings
+
+        warnings.warn(getattr(messages, name), UserWarning, stacklevel=4)  # (user, the property, the op, here)
 
 
 def squeeze(input, dim=None):
@@ -666,13 +696,21 @@ def expand(input, *sizes):
         raise RuntimeError(
             f"expand({name}, size={list(sizes)}): the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the tensor ({input.ndim})")
-    shape = sizes if -1 not in sizes else tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    if -1 in sizes:
+        for i, s in enumerate(sizes[:lead]):
+            if s == -1:
+                raise RuntimeError(f"The expanded size of the tensor (-1) isn't allowed in a leading, non-existing "
+                                   f"dimension {i}")
+        shape = tuple(input.shape[i - lead] if s == -1 else s for i, s in enumerate(sizes))
+    else:
+        shape = sizes
     try:
         if not records(input):
             return unrecorded_view(Expand, input, shape)  # (fast_path: nothing to record)
         return _as_view_of(Expand.apply(input, shape=shape), input, always=True)
     except ValueError:
-        dim = next(i for i, n in enumerate(input.shape) if n != 1 and n != shape[lead + i]) + lead
+        # (PyTorch names the last dimension that does not fit)
+        dim = max(i for i, n in enumerate(input.shape) if n != 1 and n != shape[lead + i]) + lead
         raise RuntimeError(
             f"The expanded size of the tensor ({shape[dim]}) must match the existing size ({input.shape[dim - lead]}) "
             f"at non-singleton dimension {dim}.  Target sizes: {list(sizes)}.  "
@@ -759,8 +797,8 @@ def _index_kind(index, shape):
     dim; the result's node is the last step taken (none at all: an alias).
     """
     parts = index if isinstance(index, tuple) else (index,)
-    if any(isinstance(p, (np.ndarray, list)) for p in parts):
-        return "IndexBackward0", False
+    if any(isinstance(p, (np.ndarray, list, bool, np.bool_)) for p in parts):
+        return "IndexBackward0", False  # (a lone True or False is a 0-d mask, as in PyTorch)
     if isinstance(index, slice):
         return "SliceBackward0", True  # a lone slice is always taken, even x[:]
     kind = "AliasBackward0"
@@ -836,10 +874,15 @@ def getitem(input, index):
     """``input[index]``: ints, slices, None, ..., integer arrays and boolean masks."""
     # The most common indexes, kept cheap: what the general path below makes of a lone slice
     # or a lone int (a basic index: always a view).
-    if type(index) is slice:
-        return _index(input, (index, Ellipsis), "SliceBackward0", view=True)
-    if type(index) is int and input._data.ndim:
-        return _index(input, (index, Ellipsis), "SelectBackward0", view=True)
+    if input._data.ndim:
+        if type(index) is slice:
+            return _index(input, (index, Ellipsis), "SliceBackward0", view=True)
+        if type(index) is int:
+            return _index(input, (index, Ellipsis), "SelectBackward0", view=True)
+    elif type(index) is slice:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    elif isinstance(index, (int, np.integer)) and not isinstance(index, bool):
+        raise IndexError(messages.INDEX_0D)
     index = _to_numpy_index(index)
     parts = index if isinstance(index, tuple) else (index,)
     if any(isinstance(p, np.ndarray) for p in parts) and any(isinstance(p, (int, np.integer)) for p in parts):
