@@ -6,6 +6,7 @@ how much it contributed.
 """
 
 import math
+import warnings
 
 import numpy as np
 
@@ -130,7 +131,7 @@ class Var(Node):
 
     def forward(self, x, dim=None, correction=1, keepdim=False):
         self.dim, self.correction, self.keepdim = dim, correction, keepdim
-        return np.asarray(x.var(axis=dim, ddof=correction, keepdims=keepdim)).astype(x.dtype, copy=False)
+        return np.asarray(_spread(np.var, x, dim, correction, keepdim)).astype(x.dtype, copy=False)
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -150,7 +151,7 @@ class Amax(Node):
     def forward(self, x, dim=None, keepdim=False):
         self.dim, self.keepdim = dim, keepdim
         if x.size == 0:
-            raise RuntimeError(f"{self.op}(): Expected reduction dim to be specified for input.numel() == 0.")
+            _check_reducible(self.op, x, dim)
         return np.asarray(self.reduce(x, axis=dim, keepdims=keepdim))
 
     def backward(self, grad):
@@ -170,12 +171,16 @@ class Amin(Amax):
 class MaxAll(Amax):
     """z = max(x) over every element        grad shared equally by the maxima"""
 
+    op = "max"
+
     def name(self):
         return "MaxBackward1"
 
 
 class MinAll(Amin):
     """z = min(x) over every element        grad shared equally by the minima"""
+
+    op = "min"
 
     def name(self):
         return "MinBackward1"
@@ -193,6 +198,8 @@ class MaxDim(Node):
 
     def forward(self, x, dim, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
+        if x.size == 0:
+            _check_reducible(self.name()[:-len("Backward0")].lower(), x, (dim,))
         idx = np.expand_dims(self.pick(x, axis=dim), dim)
         self.indices = Tensor._wrap(idx if keepdim else np.squeeze(idx, dim))
         return np.take_along_axis(x, idx, axis=dim) if keepdim else np.squeeze(np.take_along_axis(x, idx, axis=dim), dim)
@@ -272,7 +279,7 @@ class Logsumexp(Node):
 
     def forward(self, x, dim, keepdim=False):
         self.dim, self.keepdim = dim, keepdim
-        m = np.max(x, axis=dim, keepdims=True)
+        m = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (initial: an empty slice's max is -inf)
         m = np.where(np.isfinite(m), m, 0)  # shift for stability; never by inf
         out = np.log(np.sum(np.exp(x - m), axis=dim, keepdims=True)) + m
         return out if keepdim else np.squeeze(out, axis=dim)
@@ -323,7 +330,7 @@ class Std(Node):
 
     def forward(self, x, dim=None, correction=1, keepdim=False):
         self.dim, self.correction, self.keepdim = dim, correction, keepdim
-        return np.asarray(x.std(axis=dim, ddof=correction, keepdims=keepdim)).astype(x.dtype, copy=False)
+        return np.asarray(_spread(np.std, x, dim, correction, keepdim)).astype(x.dtype, copy=False)
 
     def backward(self, grad):
         x, z = self.saved_tensors
@@ -347,7 +354,7 @@ class VarMean(Node):
 
     def forward(self, x, dim=None, correction=1, keepdim=False):
         self.dim, self.correction, self.keepdim = dim, correction, keepdim
-        first = np.asarray(self.spread(x, axis=dim, ddof=correction, keepdims=keepdim)).astype(x.dtype, copy=False)
+        first = np.asarray(_spread(self.spread, x, dim, correction, keepdim)).astype(x.dtype, copy=False)
         return first, np.asarray(x.mean(axis=dim, keepdims=keepdim)).astype(x.dtype, copy=False)
 
     def backward(self, grad_spread, grad_mean):
@@ -464,6 +471,43 @@ def _count(shape, axes):
     return math.prod(shape) if axes is None else math.prod([shape[a] for a in axes])
 
 
+def _check_reducible(op, x, axes, specify=True):
+    """PyTorch's errors for a max-like reduction of an empty ``x``: over every element (``axes``
+    None; ``specify``: with PyTorch's advice to name a dim), or over a dim of size 0."""
+    if axes is None:
+        advice = " Specify the reduction dim with the 'dim' argument." if specify else ""
+        raise (RuntimeError if specify else IndexError)(
+            f"{op}(): Expected reduction dim to be specified for input.numel() == 0.{advice}")
+    for axis in axes:
+        if x.shape[axis] == 0:
+            raise IndexError(f"{op}(): Expected reduction dim {axis} to have non-zero size.")
+
+
+def _spread(function, x, axes, correction, keepdim):
+    """``np.var`` or ``np.std`` of ``x``.
+
+    Where ``correction`` leaves no degrees of freedom, NumPy warns in its own words; the op
+    function has given PyTorch's warning (``_no_freedom_left``). So there the sum of squares is
+    divided by zero here (inf, or nan for 0 / 0), as NumPy and PyTorch both do, without it.
+    (Not ``warnings.catch_warnings``: leaving it resets which warnings were already shown.)
+    """
+    count = _count(x.shape, axes)
+    if count - correction > 0:
+        return function(x, axis=axes, ddof=correction, keepdims=keepdim)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.add.reduce(x, axis=axes, keepdims=True) / count
+        variance = np.add.reduce(np.abs(x - mean) ** 2, axis=axes, keepdims=keepdim) / 0.0
+    return variance if function is np.var else np.sqrt(variance)
+
+
+def _no_freedom_left(op, input, axes, correction):
+    """PyTorch's warning (each time) when ``correction`` is not below the number of elements
+    reduced together: the result is then nan or inf."""
+    if _count(input._data.shape, axes) - correction <= 0:
+        warnings.warn(f"{op}(): degrees of freedom is <= 0. Correction should be strictly less than the reduction "
+                      "factor (input numel divided by output numel).", UserWarning, stacklevel=4)  # (at the user's line)
+
+
 def _needs_float(name, t, which="Input"):
     if not dtypes.is_floating(t.dtype):
         kind = {"i": "Long", "b": "Bool"}.get(t.dtype.kind, str(t.dtype))
@@ -533,7 +577,9 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """
     dim, correction = _spread_args("var", dim, unbiased, correction)
     _needs_float("var", input)
-    return Var.apply(input, dim=_axes(dim, input), correction=correction, keepdim=keepdim)
+    axes = _axes(dim, input)
+    _no_freedom_left("var", input, axes, correction)
+    return Var.apply(input, dim=axes, correction=correction, keepdim=keepdim)
 
 
 @numpy_names
@@ -546,7 +592,9 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """
     dim, correction = _spread_args("std", dim, unbiased, correction)
     _needs_float("std", input)
-    return Std.apply(input, dim=_axes(dim, input), correction=correction, keepdim=keepdim)
+    axes = _axes(dim, input)
+    _no_freedom_left("std", input, axes, correction)
+    return Std.apply(input, dim=axes, correction=correction, keepdim=keepdim)
 
 
 @numpy_names
@@ -559,7 +607,9 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """
     dim, correction = _spread_args("var_mean", dim, unbiased, correction)
     _needs_float("var_mean", input)
-    return apply_with_outputs(VarMean, [input], dim=_axes(dim, input), correction=correction, keepdim=keepdim)
+    axes = _axes(dim, input)
+    _no_freedom_left("var_mean", input, axes, correction)
+    return apply_with_outputs(VarMean, [input], dim=axes, correction=correction, keepdim=keepdim)
 
 
 @numpy_names
@@ -567,7 +617,9 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(std, mean)`` in one op (one node, two outputs: ``StdMeanBackward0``)."""
     dim, correction = _spread_args("std_mean", dim, unbiased, correction)
     _needs_float("std_mean", input)
-    return apply_with_outputs(StdMean, [input], dim=_axes(dim, input), correction=correction, keepdim=keepdim)
+    axes = _axes(dim, input)
+    _no_freedom_left("std_mean", input, axes, correction)
+    return apply_with_outputs(StdMean, [input], dim=axes, correction=correction, keepdim=keepdim)
 
 
 @numpy_names
@@ -668,8 +720,12 @@ def min(input, dim=None, keepdim=False):
 def argmax(input, dim=None, keepdim=False):
     """Index of the largest element (of the flattened tensor, or along ``dim``); outside the graph."""
     if dim is None:
+        if not input._data.size:
+            _check_reducible("argmax", input._data, None, specify=False)
         return Tensor._wrap(np.asarray(np.argmax(input._data)))
     (axis,) = _axes(dim, input) or (None,)
+    if not input._data.size:
+        _check_reducible("argmax", input._data, (axis,) if axis is not None else None, specify=False)
     return Tensor._wrap(np.asarray(np.argmax(input._data, axis=axis, keepdims=keepdim)))
 
 
@@ -677,8 +733,12 @@ def argmax(input, dim=None, keepdim=False):
 def argmin(input, dim=None, keepdim=False):
     """Index of the smallest element (of the flattened tensor, or along ``dim``); outside the graph."""
     if dim is None:
+        if not input._data.size:
+            _check_reducible("argmin", input._data, None, specify=False)
         return Tensor._wrap(np.asarray(np.argmin(input._data)))
     (axis,) = _axes(dim, input) or (None,)
+    if not input._data.size:
+        _check_reducible("argmin", input._data, (axis,) if axis is not None else None, specify=False)
     return Tensor._wrap(np.asarray(np.argmin(input._data, axis=axis, keepdims=keepdim)))
 
 

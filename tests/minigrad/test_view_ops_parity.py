@@ -8,13 +8,10 @@ the exception's type and PyTorch's wording.
 
 import subprocess
 import sys
-import warnings
-
-import numpy as np
 import pytest
 
 import minigrad
-from torch_parity import pytorch_part
+from torch_parity import expression_outcome
 
 EXPRESSIONS = [
     "x1.T", "x3.T", "x0.T", "x2.T", "x1.mT", "x2.mT", "x3.mT", "x0.mT", "x0.t()", "x1.t()", "x2.t()", "x3.t()",
@@ -35,29 +32,15 @@ EXPRESSIONS = [
 ]
 
 
-def _outcome(lib, expression, requires_grad, grad_mode):
-    rng = np.random.default_rng(0)
-    shapes = {"x0": (), "x1": (3,), "x2": (2, 3), "x3": (2, 3, 4)}
-    env = {name: lib.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=requires_grad)
-           for name, shape in shapes.items()}
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # (.T's deprecation: compared once per process below)
-            with lib.set_grad_enabled(grad_mode):
-                out = eval(expression, {}, env)
-    except Exception as error:  # noqa: BLE001 (the type is what is compared)
-        return "error", type(error).__name__, pytorch_part(error).replace("torch.", "minigrad.")
-    return "value", [(t.tolist(), tuple(t.shape), t.requires_grad, t.grad_fn is None,
-                      None if t.grad_fn is None else t.grad_fn.name(), t._base is not None)
-                     for t in (out if isinstance(out, tuple) else (out,))]
+SHAPES = {"x0": (), "x1": (3,), "x2": (2, 3), "x3": (2, 3, 4)}
 
 
 @pytest.mark.parametrize("requires_grad, grad_mode", [(True, True), (True, False), (False, True)],
                          ids=["recorded", "no_grad", "plain"])
 @pytest.mark.parametrize("expression", EXPRESSIONS)
 def test_a_view_op_gives_what_pytorch_gives(expression, requires_grad, grad_mode, torch):
-    assert _outcome(minigrad, expression, requires_grad, grad_mode) == \
-        _outcome(torch, expression, requires_grad, grad_mode)
+    assert expression_outcome(minigrad, expression, requires_grad, grad_mode, SHAPES) == \
+        expression_outcome(torch, expression, requires_grad, grad_mode, SHAPES)  # (.T's warnings: below)
 
 
 _WARNINGS_SCRIPT = """

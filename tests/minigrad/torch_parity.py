@@ -45,3 +45,34 @@ def assert_same_error(run, torch, expect_hint):
     assert message.split(HINT)[0] == in_minigrad_words(str(expected.value))
     if expect_hint:
         assert HINT in message and message.split(HINT)[1].strip()
+
+
+def expression_outcome(lib, expression, requires_grad, grad_mode, shapes, warnings_seen=False):
+    """What a learner sees of ``expression`` (Python, over tensors named in ``shapes``, random
+    numbers seeded alike) run with ``lib``: each result's values, shape, ``requires_grad``,
+    ``grad_fn`` name and whether it is a view, or the exception's type and PyTorch's wording.
+
+    ``warnings_seen``: also the warnings it gave (their text, without PyTorch's C++ origin);
+    otherwise they are silenced.
+    """
+    import warnings
+
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    env = {name: lib.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=requires_grad)
+           for name, shape in shapes.items()}
+    env["lib"] = lib
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always" if warnings_seen else "ignore")
+        try:
+            with lib.set_grad_enabled(grad_mode):
+                out = eval(expression, {}, env)
+            # (values as text: a nan then equals a nan)
+            outcome = "value", [(str(np.asarray(t.tolist()).round(5).tolist()), tuple(t.shape), t.requires_grad,
+                                 t.grad_fn is None, None if t.grad_fn is None else t.grad_fn.name(), t._base is not None)
+                                for t in (out if isinstance(out, tuple) else (out,))]
+        except Exception as error:  # noqa: BLE001 (the type is what is compared)
+            outcome = "error", type(error).__name__, in_minigrad_words(pytorch_part(error))
+    seen = [in_minigrad_words(str(w.message).split(" (Triggered internally")[0]) for w in caught]
+    return (outcome, seen) if warnings_seen else outcome

@@ -1,0 +1,59 @@
+"""Reductions at their edges, as PyTorch gives them: empty tensors, a 0-d tensor, no degrees of freedom.
+
+An empty tensor has no largest element: PyTorch refuses ``max()`` over all of it (and says to
+name a dim) and a reduction over a dim of size 0, with errors minigrad must word the same.
+``var`` and ``std`` with a correction that leaves no degrees of freedom give nan or inf with
+PyTorch's warning, each time, at the user's line (not NumPy's own warning from inside minigrad).
+"""
+
+import subprocess
+import sys
+
+import pytest
+
+import minigrad
+from torch_parity import expression_outcome
+
+SHAPES = {"x0": (), "x1": (3,), "x2": (2, 3), "e": (0, 3), "e1": (0,)}
+
+EXPRESSIONS = [
+    "e.max()", "e.min()", "e.amax()", "e.amin()", "e.max(0)", "e.min(0)", "e.max(1)", "e.min(-1)",
+    "e.amax(0)", "e.amax(1)", "e.amin((1, 0))", "e1.max(-1)", "e.argmax()", "e.argmin()", "e.argmax(0)",
+    "e.argmin(1)", "e1.argmax(0)", "e.median(0)", "e.median(1)", "e.sum()", "e.sum(0)", "e.prod()",
+    "e.logsumexp(0)", "e.norm()", "e.mean()", "e.mean(0)",
+    "x1[:1].std()", "x1[:1].var()", "x2.var(0)", "x2.std(1, correction=3)", "x2.var(correction=6)",
+    "x2.var(correction=7)", "x2.var(0, unbiased=False)", "e.var()", "e.std(0)", "x0.var()", "x0.std(correction=0)",
+    "lib.var_mean(x2, 0)", "lib.std_mean(x2, 1, correction=4)", "lib.std_mean(x1[:1])",
+    "x2.max()", "x2.max(1)", "x2.amax((0, 1))", "x2.argmax()", "x2.argmin(0, keepdim=True)", "x0.max(0)",
+]
+
+
+@pytest.mark.parametrize("requires_grad", [True, False], ids=["recorded", "plain"])
+@pytest.mark.parametrize("expression", EXPRESSIONS)
+def test_a_reduction_at_its_edge_gives_what_pytorch_gives(expression, requires_grad, torch):
+    def seen(lib):
+        return expression_outcome(lib, expression, requires_grad, True, SHAPES, warnings_seen=True)
+
+    assert seen(minigrad) == seen(torch)
+
+
+_REPEATED = """
+import warnings, {lib} as lib
+x = lib.ones(1)
+for _ in range(3):
+    x.var()
+lib.ones(3).std(correction=3)
+"""
+
+
+def test_no_degrees_of_freedom_warns_as_pytorch_once_per_line_under_the_default_filter():
+    # (Under the default filter a warning shows once per line of the user's code, so it must be
+    # raised at that line, and nothing in minigrad may reset which warnings were shown.)
+    def shown(lib):
+        run = subprocess.run([sys.executable, "-c", _REPEATED.format(lib=lib)], capture_output=True, text=True,
+                             check=True)
+        return [line.split(" (Triggered internally")[0] for line in run.stderr.splitlines()]
+
+    mine = shown("minigrad")
+    assert mine == shown("torch")
+    assert [line.split(":")[1] for line in mine if "UserWarning" in line] == ["5", "6"]
