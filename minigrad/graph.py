@@ -218,9 +218,10 @@ class Node:
     #: Optional ``{name: (input positions)}``: save ``name`` only if one of
     #: those inputs needs a gradient (``Mul`` needs ``other`` only for grad_self).
     saved_for = None
-    #: True for ops whose forward can turn finite numbers into inf or nan
-    #: (log(0), 1/0, overflow): NumPy's warnings are silenced there, as PyTorch
-    #: gives none. The engine silences them for every backward.
+    #: True for ops whose forward can turn numbers into inf or nan (log(0), 1/0,
+    #: overflow, inf - inf): NumPy's warnings are silenced there, as PyTorch gives
+    #: none (``test_no_numpy_warnings.py`` runs every op on such numbers). The engine
+    #: silences them for every backward.
     may_warn = False
     #: Names of arrays forward keeps as attributes that PyTorch counts as saved
     #: tensors (indices, a condition): released with them, so a second backward

@@ -47,6 +47,8 @@ class Unfold(Node):
 class Fold(Node):
     """x[n, c, h*sh + i, w*sw + j] += cols[n, (c, i, j), (h, w)] (padding cut off)        grad_cols = Unfold(grad)"""
 
+    may_warn = True
+
     input_names = ("self",)
     saved_params = ("kernel_size", "stride", "padding")
 
@@ -73,6 +75,8 @@ class Convolution(Node):
     With cols = Unfold(x) (N, C*kh*kw, L) and W = w viewed as (O, C*kh*kw):
     z = W @ cols + b,  grad_x = Fold(W.T @ grad),  grad_w = sum_n grad @ cols.T,  grad_b = sum of grad.
     """
+
+    may_warn = True
 
     saves = ("input", "weight")
     input_names = ("input", "weight", "bias")

@@ -16,6 +16,8 @@ from ..tensor import Tensor
 class ToCopy(Node):
     """z = x converted to another dtype        grad_x = grad converted back"""
 
+    may_warn = True
+
     def forward(self, x, dtype):
         return x.astype(dtype)
 

@@ -28,6 +28,8 @@ def _binary(node_class, a, b, **params):
 class Add(Node):
     """z = x + alpha * y        grad_x = grad,  grad_y = alpha * grad"""
 
+    may_warn = True
+
     def forward(self, x, y, alpha=1):
         self.alpha = alpha
         return x + y if alpha == 1 else x + alpha * y
@@ -38,6 +40,8 @@ class Add(Node):
 
 class Sub(Node):
     """z = x - alpha * y        grad_x = grad,  grad_y = -alpha * grad"""
+
+    may_warn = True
 
     def forward(self, x, y, alpha=1):
         self.alpha = alpha
@@ -53,6 +57,8 @@ class Rsub(Node):
     PyTorch's rsub(Tensor, Scalar): the number is a parameter, not an input, so the node has
     one edge.
     """
+
+    may_warn = True
 
     saved_params = ("alpha",)
 
@@ -154,6 +160,8 @@ class MulByNumber(Node):
     PyTorch's mul(Tensor, Scalar): the number is a parameter, so the node has one edge. (A
     learner's ``x * 2`` wraps the 2 in a tensor and records MulBackward0, as here too.)
     """
+
+    may_warn = True
 
     saved_params = ("other",)
 
@@ -267,6 +275,8 @@ class Sqrt(Node):
 class Sin(Node):
     """z = sin(x)        grad_x = grad * cos(x)"""
 
+    may_warn = True
+
     saves = ("self",)
 
     def forward(self, x):
@@ -279,6 +289,8 @@ class Sin(Node):
 
 class Cos(Node):
     """z = cos(x)        grad_x = -grad * sin(x)"""
+
+    may_warn = True
 
     saves = ("self",)
 
@@ -305,6 +317,8 @@ class Tanh(Node):
 
 class Sigmoid(Node):
     """z = 1 / (1 + exp(-x))        grad_x = grad * z * (1 - z)"""
+
+    may_warn = True
 
     saves = ("result",)
 
@@ -339,6 +353,8 @@ class ThresholdBackward(Node):
     Recorded under create_graph, so a second derivative through relu is zeros, as PyTorch's
     (the mask does not move when the input moves a little), not an error.
     """
+
+    may_warn = True
 
     input_names = ("grad_output", "self")
     saves = ("self",)
@@ -647,6 +663,8 @@ class Rounding(Node):
     One class, PyTorch's four node names (``FloorBackward0`` ...): the derivative is the same.
     """
 
+    may_warn = True
+
     def name(self):
         return f"{self.how.capitalize()}Backward{1 if self.decimals else 0}"
 
@@ -662,6 +680,8 @@ class Rounding(Node):
 
 class Frac(Node):
     """z = x - trunc(x)        grad_x = grad"""
+
+    may_warn = True
 
     def forward(self, x):
         return x - np.trunc(x)
@@ -742,6 +762,8 @@ class RemainderTensor(Node):
 class Lerp(Node):
     """z = x + w * (y - x) for a number w        grad_x = grad * (1 - w),  grad_y = grad * w"""
 
+    may_warn = True
+
     saved_params = ("weight",)
     input_names = ("self", "end")
 
@@ -755,6 +777,8 @@ class Lerp(Node):
 
 class LerpTensor(Node):
     """z = x + w * (y - x)        grad_x = grad * (1 - w),  grad_y = grad * w,  grad_w = grad * (y - x)"""
+
+    may_warn = True
 
     saves = ("self", "end", "weight")
     input_names = ("self", "end", "weight")
@@ -882,6 +906,8 @@ class Logaddexp(Node):
 
 class Addcmul(Node):
     """z = x + value * t1 * t2        grad_x = grad,  grad_t1 = grad * value * t2,  grad_t2 = grad * value * t1"""
+
+    may_warn = True
 
     saves = ("tensor1", "tensor2")
     input_names = ("self", "tensor1", "tensor2")

@@ -33,6 +33,8 @@ def _mat2_grad(mat1, grad, transposed):
 class MatMul(Node):
     """z = x @ y        grad_x = grad @ y^T,  grad_y = x^T @ grad"""
 
+    may_warn = True
+
     # "other" first: PyTorch's MmBackward0 unpacks mat2 before self, which decides which of the two
     # an in-place error names when both changed (an operand and its view, as in x @ x.mT).
     saves = ("other", "self")
@@ -84,6 +86,8 @@ class Addmm(Node):
     What ``linear`` records for a 2-D input with a bias, as PyTorch does: one
     node instead of a matmul and an add.
     """
+
+    may_warn = True
 
     saves = ("mat1", "mat2")
     input_names = ("self", "mat1", "mat2")
@@ -272,6 +276,8 @@ class Addmv(Node):
     grad_bias = beta * grad,  grad_m = alpha * outer(grad, v),  grad_v = alpha * m^T @ grad
     """
 
+    may_warn = True
+
     saves = ("mat", "vec")
     input_names = ("self", "mat", "vec")
     saved_for = {"mat": (2,), "vec": (1,)}
@@ -322,6 +328,8 @@ class Einsum(Node):
     ``ViewBackward0``); minigrad records one ``EinsumBackward0`` node, to keep the formula readable.
     """
 
+    may_warn = True
+
     saves = ("self", "other")
     saved_params = ("equation",)
 
@@ -351,6 +359,8 @@ class Einsum(Node):
 
 class EinsumOne(Einsum):
     """z = einsum(equation, x) (one operand: a sum, a transpose ...), linear in x: nothing saved"""
+
+    may_warn = True
 
     saves = ()
 

@@ -262,6 +262,8 @@ class BinaryCrossEntropyWithLogits(Node):
 class SmoothL1Loss(Node):
     """d = x - y;  z = 0.5 d**2 / beta if |d| < beta else |d| - 0.5 beta        grad_x = grad clamp(d / beta, -1, 1)"""
 
+    may_warn = True
+
     saves = ("self", "target")
     input_names = ("self", "target")
     saved_params = ("reduction", "beta")
@@ -286,6 +288,8 @@ class HuberLoss(Node):
 
     grad_x = grad clamp(d, -delta, delta),  grad_y = -grad_x
     """
+
+    may_warn = True
 
     saves = ("self", "target")
     input_names = ("self", "target")
@@ -403,6 +407,8 @@ class NormalCdf(Node):
     The standard normal's CDF, a piece of GELU's gradient (kept differentiable for create_graph).
     """
 
+    may_warn = True
+
     saves = ("self",)
     input_names = ("self",)
 
@@ -420,6 +426,8 @@ class Gelu(Node):
     With ``approximate="tanh"``: z = x (1 + tanh(u)) / 2, u = sqrt(2/pi) (x + 0.044715 x**3),
     grad_x = grad * ((1 + tanh(u)) / 2 + x (1 - tanh(u)**2) sqrt(2/pi) (1 + 3 * 0.044715 x**2) / 2).
     """
+
+    may_warn = True
 
     saves = ("self",)
     input_names = ("self",)
@@ -469,6 +477,8 @@ class EmbeddingDenseBackward(Node):
     grad_g = grad[indices] (a gather: this node's own derivative is an Embedding lookup).
     """
 
+    may_warn = True
+
     input_names = ("grad_output",)
     saved_arrays = ("indices",)
 
@@ -491,6 +501,8 @@ class NativeLayerNorm(Node):
     grad_weight = sum(grad * xhat), grad_bias = sum(grad) over the other dims.
     Without an affine part, ``weight`` and ``bias`` are constant ones and zeros (no edge, as in PyTorch).
     """
+
+    may_warn = True
 
     saves = ("input", "weight", "bias")
     input_names = ("input", "weight", "bias")
@@ -523,6 +535,8 @@ class NativeBatchNorm(Node):
     grad_x (training) = rstd * (g - mean(g) - xhat * mean(g * xhat)) with g = grad * weight;
     grad_x (evaluation) = g * rstd;  grad_weight = sum(grad * xhat), grad_bias = sum(grad).
     """
+
+    may_warn = True
 
     saves = ("input", "weight", "bias")
     input_names = ("input", "weight", "bias")

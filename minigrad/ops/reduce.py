@@ -50,6 +50,8 @@ def _expand_back(grad, shape, axes, keepdim):
 class Sum(Node):
     """z = sum of x over dims        grad_x = grad copied to every summed element"""
 
+    may_warn = True
+
     saved_params = ("dim", "keepdim")
 
     def name(self):
@@ -86,6 +88,8 @@ def sum_to_shape(array, shape):
 
 class SumToSize(Node):
     """z = x summed down to a shape it was broadcast from        grad_x = grad broadcast back"""
+
+    may_warn = True
 
     def name(self):
         return "SumBackward1"
@@ -254,6 +258,8 @@ class MedianDim(MaxDim):
 class Nansum(Sum):
     """z = sum of x over dims, NaNs counted as 0        grad_x = grad where x is not NaN, else 0"""
 
+    may_warn = True
+
     saves = ("self",)
 
     def name(self):
@@ -395,6 +401,8 @@ class Prod(Node):
     are computed directly (NB: as constants: a second derivative there is not recorded).
     """
 
+    may_warn = True
+
     saves = ("self", "result")
     saved_params = ("dim", "keepdim")
 
@@ -428,6 +436,8 @@ def _products_of_others(x, dim):
 class Cumsum(Node):
     """z_i = x_0 + ... + x_i along dim        grad_x_i = grad_i + ... + grad_last (a reversed cumsum)"""
 
+    may_warn = True
+
     saved_params = ("dim",)
 
     def forward(self, x, dim):
@@ -444,6 +454,8 @@ class Cumprod(Node):
     grad_x_i = sum over j >= i of grad_j * z_j / x_i (a reversed cumsum); NB: where an x is 0 the
     products of the others are computed directly, as constants (no second derivative there).
     """
+
+    may_warn = True
 
     saves = ("self", "result")
     saved_params = ("dim",)

@@ -245,6 +245,8 @@ class Index(Node):
 class IndexAddInto(Node):
     """z = zeros(shape) with g added at index (the adjoint of indexing)        grad_g = grad[index]"""
 
+    may_warn = True
+
     def name(self):
         return "IndexPutBackward0"
 
@@ -408,6 +410,8 @@ def _pad_to(t, shape):
 class Trace(Node):
     """z = sum of the main diagonal of x        grad_x = grad on the diagonal, 0 elsewhere"""
 
+    may_warn = True
+
     def forward(self, x):
         self.shape = x.shape
         return np.asarray(np.trace(x))
@@ -437,6 +441,8 @@ class Gather(Node):
 
 class ScatterAdd(Node):
     """z = zeros(shape) with g[i][j] added at z[index[i][j]][j] (gather's adjoint)        grad_g = gather(grad)"""
+
+    may_warn = True
 
     def forward(self, g, index, dim, shape):
         self.index, self.dim = index, dim
@@ -1454,6 +1460,8 @@ def _zero_where_written(grad, index, dim):
 
 class ScatterAddTo(Node):
     """z = x with src[i][j] added at z[index[i][j]][j] (dim 0)        grad_x = grad,  grad_src = gather(grad)"""
+
+    may_warn = True
 
     saved_arrays = ("index",)
     saved_params = ("dim",)
