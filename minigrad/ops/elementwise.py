@@ -21,7 +21,11 @@ def _binary(node_class, a, b, **params):
     try:
         return node_class.apply(a, b, **params)
     except ValueError:
-        raise broadcast_error(a.shape, b.shape) from None
+        try:
+            np.broadcast_shapes(a._data.shape, b._data.shape)
+        except ValueError:
+            raise broadcast_error(a.shape, b.shape) from None
+        raise
 
 
 # --- arithmetic ---------------------------------------------------------------------
@@ -132,6 +136,16 @@ class Neg(Node):
         return -grad
 
 
+def _power(x, y):
+    """``x ** y`` of arrays. An integer to a negative integer power, which NumPy refuses, is
+    PyTorch's: 1 and -1 keep their powers, every other base (0 too) gives 0."""
+    if y.dtype.kind not in "iu" or x.dtype.kind not in "iub" or not (y < 0).any():
+        return x ** y
+    magnitude = np.abs(y)
+    small = np.where(x == 1, 1, np.where(x == -1, np.where(magnitude % 2 == 1, -1, 1), 0))
+    return np.where(y < 0, small, x ** magnitude).astype(np.result_type(x, y))
+
+
 class Pow(Node):
     """z = x ** p (p a number)        grad_x = grad * p * x ** (p - 1)"""
 
@@ -188,7 +202,7 @@ class PowTensor(Node):
         return "PowBackward1"
 
     def forward(self, x, y):
-        return x ** y
+        return _power(x, y)
 
     def backward(self, grad):
         x, y, z = self.saved_tensors
@@ -216,7 +230,7 @@ class PowScalarBase(Node):
 
     def forward(self, y, base):
         self.base = base
-        return base ** y
+        return _power(base, y)
 
     def backward(self, grad):
         _, z = self.saved_tensors
@@ -951,7 +965,21 @@ def add(input, other, *, alpha=1):
     tensor([11., 12.])
     """
     # (alpha=1, the default of Add's forward, is not passed: an op without params calls it plainly.)
-    return _binary(Add, input, other) if alpha == 1 else _binary(Add, input, other, alpha=alpha)
+    if type(alpha) is int and alpha == 1:
+        return _binary(Add, input, other)
+    return _binary(Add, *_with_alpha(input, other, alpha, "add"), alpha=alpha)
+
+
+def _with_alpha(input, other, alpha, op_name):
+    """Both operands in their common dtype, which must suit ``alpha`` as PyTorch's rule says: a
+    float alpha needs a floating result, a bool alpha a bool one."""
+    a, b = promote(input, other, op_name)
+    kind = a._data.dtype.kind
+    if isinstance(alpha, (bool, np.bool_)) and kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, np.floating)) and kind in "iub":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    return a, b
 
 
 def sub(input, other, *, alpha=1):
@@ -959,7 +987,9 @@ def sub(input, other, *, alpha=1):
     if _is_bool(input) and _is_bool(other):
         raise RuntimeError(messages.BOOL_SUBTRACTION)
     if isinstance(input, Tensor):
-        return _binary(Sub, input, other) if alpha == 1 else _binary(Sub, input, other, alpha=alpha)
+        if type(alpha) is int and alpha == 1:
+            return _binary(Sub, input, other)
+        return _binary(Sub, *_with_alpha(input, other, alpha, "sub"), alpha=alpha)
     # A number on the left only comes from ``2 - x`` (Tensor.__rsub__), which PyTorch records as rsub.
     number, tensor = promote(input, other)
     return Rsub.apply(tensor, other=number._data, alpha=alpha)
@@ -1020,6 +1050,8 @@ def pow(input, exponent):
     if isinstance(exponent, Tensor):
         return _binary(PowTensor, input, exponent)
     if dtypes.is_floating(input.dtype) or isinstance(exponent, (int, np.integer)):
+        if isinstance(exponent, (int, np.integer)) and exponent < 0 and input._data.dtype.kind in "iub":
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
         return Pow.apply(input, exponent=exponent)
     return Pow.apply(input.to(dtypes.default_float), exponent=exponent)
 
@@ -1069,6 +1101,11 @@ def clamp(input, min=None, max=None):
     for name, bound in (("min", min), ("max", max)):
         if bound is not None and not is_operand(bound):
             raise TypeError(messages.NOT_A_NUMBER.format(op="clamp", name=name, type=type(bound).__name__))
+    if input._data.dtype.kind in "iub":
+        for bound in (min, max):  # (as PyTorch promotes: an integer clamped to 0.5 is float)
+            if isinstance(bound, float) or (isinstance(bound, Tensor) and bound._data.dtype.kind == "f"):
+                input = input.to(dtypes.default_float)
+                break
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(-np.inf if min is None else min, input.dtype)
         hi = as_tensor(np.inf if max is None else max, input.dtype)
@@ -1251,8 +1288,17 @@ def minimum(input, other):
     return _binary(Minimum, input, other)
 
 
-def where(condition, input, other):
-    """``input`` where ``condition`` is true, else ``other``, with broadcasting."""
+def where(condition, input=None, other=None):
+    """``input`` where ``condition`` is true, else ``other``, with broadcasting.
+
+    ``where(condition)`` alone is ``nonzero(condition, as_tuple=True)``: the indices of the
+    true (nonzero) elements, one tensor per dim.
+    """
+    if input is None and other is None:
+        from .shape import nonzero
+
+        return nonzero(condition if isinstance(condition, Tensor) else Tensor._wrap(np.asarray(condition)),
+                       as_tuple=True)
     cond = condition._data if isinstance(condition, Tensor) else np.asarray(condition)
     if cond.dtype.kind != "b":
         raise RuntimeError(messages.WHERE_CONDITION_NOT_BOOL.format(dtype=dtypes.SCALAR_TYPE_NAMES.get(cond.dtype, str(cond.dtype))))

@@ -492,6 +492,26 @@ class MaskedFill(Node):
         return grad.masked_fill(Tensor._wrap(broadcast_view(self._array("mask"), grad.shape)), 0)
 
 
+class MaskedFillTensor(Node):
+    """z = x with the 0-d tensor v where mask        grad_x = grad with 0 where mask,  grad_v = sum of grad where mask"""
+
+    input_names = ("self", "value")
+    saved_arrays = ("mask",)
+
+    def name(self):
+        return self.kind
+
+    def forward(self, x, value, mask, kind="MaskedFillBackward1"):
+        self.mask, self.kind = mask, kind
+        return np.where(mask, value.astype(x.dtype), x)
+
+    def backward(self, grad):
+        mask = self._array("mask")
+        filled = Tensor._wrap(broadcast_view(mask, grad.shape))
+        kept = Tensor._wrap(broadcast_view(~mask, grad.shape))
+        return grad.masked_fill(filled, 0), grad.masked_fill(kept, 0).sum()
+
+
 class Sort(Node):
     """z = x's values in order along dim (or the k largest: topk)        grad_x = grad put back where each value came from"""
 
@@ -1200,7 +1220,9 @@ def masked_fill(input, mask, value, _kind="MaskedFillBackward0"):
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
                                f"{value.ndim} dimension(s).")
-        value = value.item()  # NB: PyTorch also sends a gradient to a value tensor (MaskedFillBackward1)
+        # A value tensor is an input of its own (MaskedFillBackward1): its gradient is the sum of
+        # the gradients of the elements it filled.
+        return MaskedFillTensor.apply(input, value, mask=array, kind=_kind[:-1] + "1")
     return MaskedFill.apply(input, mask=array, value=value, kind=_kind)
 
 
@@ -1306,6 +1328,8 @@ def nonzero(input, *, as_tuple=False):
     """The indices of the nonzero elements: one row per element (or one tensor per dim, ``as_tuple``)."""
     found = np.nonzero(input._data) if input.ndim else np.nonzero(input._data.reshape(1))
     if as_tuple:
+        if input.ndim:
+            return unbind(nonzero(input), 1)  # (as PyTorch: the columns, views of one index matrix)
         return tuple(Tensor._wrap(i.astype(np.int64)) for i in found)
     return Tensor._wrap(np.stack(found, axis=1).astype(np.int64) if input.ndim else
                         np.zeros((len(found[0]), 0), dtype=np.int64))
