@@ -32,7 +32,7 @@ forward, backward. Each was kept because a benchmark showed it pays
 8. ``write_in_place``: in-place arithmetic that records nothing (an optimizer's
    ``p -= lr * p.grad``) goes straight into the tensor's memory.
 9. ``unrecorded_view``: a view op (``reshape``, ``t``, ``x[1:3]``, ``expand`` ...)
-   that records nothing is its node's forward and the view's wrapper.
+   that records nothing is its node class's ``view`` (the array alone) and a wrapper.
 """
 
 import functools

@@ -196,6 +196,7 @@ class MaxDim(Node):
     saved_params = ("dim", "keepdim")
     saved_arrays = ("indices",)
     pick = staticmethod(np.argmax)
+    op = "max"  # (in its errors)
 
     def name(self):
         return "MaxBackward0"
@@ -203,7 +204,7 @@ class MaxDim(Node):
     def forward(self, x, dim, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
         if x.size == 0:
-            _check_reducible(self.name()[:-len("Backward0")].lower(), x, (dim,))
+            _check_reducible(self.op, x, (dim,))
         idx = np.expand_dims(self.pick(x, axis=dim), dim)
         self.indices = Tensor._wrap(idx if keepdim else np.squeeze(idx, dim))
         return np.take_along_axis(x, idx, axis=dim) if keepdim else np.squeeze(np.take_along_axis(x, idx, axis=dim), dim)
@@ -221,6 +222,7 @@ class MinDim(MaxDim):
     """z = min of x along dim (and its index)        grad_x = grad at the index, 0 elsewhere"""
 
     pick = staticmethod(np.argmin)
+    op = "min"
 
     def name(self):
         return "MinBackward0"
@@ -245,6 +247,8 @@ class MedianAll(Amax):
 
 class MedianDim(MaxDim):
     """z = the median along dim (and its index)        grad_x = grad at the index, 0 elsewhere"""
+
+    op = "median"
 
     @staticmethod
     def pick(x, axis):

@@ -17,7 +17,6 @@ import numpy as np
 from .. import dtypes, messages
 from ..fast_path import broadcast_view, records, unrecorded_view
 from ..graph import Node
-from ..grad_mode import _state
 from ..tensor import Tensor
 from .elementwise import clone
 from .operands import (
