@@ -122,9 +122,15 @@ class NllLoss(Node):
         self.target, self.weight, self.ignore_index, self.reduction = target, weight, ignore_index, reduction
         self.shape = logp.shape
         rows = logp.reshape(-1, logp.shape[-1])
-        _, safe, w = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
-        losses = -rows[np.arange(rows.shape[0]), safe] * w
-        self.total_weight = np.add.reduce(w, axis=None)  # (w.sum(), without its Python wrapper)
+        counted, safe, w = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
+        # The common case, every target counted with weight 1, needs no weights: the same numbers.
+        self.unweighted = counted is None and weight is None
+        if self.unweighted:
+            losses = -rows[np.arange(rows.shape[0]), safe]
+            self.total_weight = logp.dtype.type(rows.shape[0])
+        else:
+            losses = -rows[np.arange(rows.shape[0]), safe] * w
+            self.total_weight = np.add.reduce(w, axis=None)  # (w.sum(), without its Python wrapper)
         if reduction == "none":
             return losses.reshape(target.shape)
         if reduction == "sum":
@@ -146,8 +152,11 @@ class NllLoss(Node):
         return Tensor._wrap(np.asarray(self.total_weight))
 
     def backward(self, grad):
-        counted, safe, w = _target_weights(self._array("target").reshape(-1), self.weight, self.ignore_index,
-                                           grad.dtype)
+        target = self._array("target").reshape(-1)
+        if self.unweighted:  # (every w[t_i] is 1: one number, not an array of them)
+            counted, safe, w = None, target, grad._data.dtype.type(1)
+        else:
+            counted, safe, w = _target_weights(target, self.weight, self.ignore_index, grad.dtype)
         if self.reduction == "mean":
             w = w / self.total_weight
         picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)

@@ -508,3 +508,21 @@ def test_linear_records_pytorchs_graph_for_every_input_shape(shape, contiguous, 
     assert mine[:3] == theirs[:3]
     for got, expected in zip(mine[3], theirs[3]):
         np.testing.assert_allclose(got, expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(5, 4), (4,)], ids=["batch", "one sample"])
+def test_nll_loss_without_weights_gives_the_bits_of_weights_of_one(reduction, dtype, shape):
+    # Without weights and ignored targets, nll_loss skips building the weights (all 1): the loss and
+    # the gradient must be the weighted way's, bit for bit.
+    rng = np.random.default_rng(3)
+    logits = rng.standard_normal(shape).astype(dtype)
+    target = rng.integers(0, shape[-1], size=shape[:-1])
+    results = []
+    for weight in (None, minigrad.ones(shape[-1], dtype=getattr(minigrad, dtype))):
+        x = minigrad.tensor(logits, requires_grad=True)
+        loss = F.nll_loss(F.log_softmax(x, -1), minigrad.tensor(target), weight=weight, reduction=reduction)
+        loss.backward(minigrad.ones(loss.shape) if loss.ndim else None)
+        results.append((loss.detach().numpy().tobytes(), x.grad.numpy().tobytes()))
+    assert results[0] == results[1]
