@@ -11,6 +11,8 @@ import warnings
 import numpy as np
 
 from . import devices, dtypes, messages, random
+from .fast_path import quietly
+from .ops.operands import checked_number
 from .tensor import Tensor
 
 
@@ -51,12 +53,12 @@ def _array_from_data(data, dtype):
     if array.dtype.kind == "u":  # NumPy's choice for an int beyond int64
         raise ValueError(messages.INTEGER_OVERFLOW)
     if dtype is not None:
-        return array.astype(dtype, copy=False)
+        return quietly(array.astype, dtype, copy=False)  # (1e300 into float32 is inf, silently)
     if isinstance(_first_number(data), np.generic):
         return array  # NumPy numbers keep their dtype in a list too: [np.float64(1.0)] is float64
     python_kind = {"f": dtypes.default_float, "c": dtypes.default_float.to_complex(), "i": dtypes.int64}
     target = python_kind.get(array.dtype.kind)
-    return array if target is None else array.astype(target.dtype, copy=False)
+    return array if target is None else quietly(array.astype, target.dtype, copy=False)
 
 
 def _first_number(data):
@@ -181,7 +183,8 @@ def _filled(name, sizes, size, value, out, dtype, layout, device, requires_grad,
     _no_out(out)
     devices.check_options(device, layout, pin_memory)
     shape = _shape(name, sizes, size)
-    return _finish(np.full(shape, value, dtype=dtypes.default_float if dtype is None else dtype), requires_grad)
+    dtype = dtypes.default_float if dtype is None else dtype
+    return _finish(np.full(shape, checked_number(value, dtype), dtype=dtype), requires_grad)
 
 
 # NB: the shape is ``*sizes`` here, not PyTorch's ``*size``: Python cannot also take a ``size=`` keyword then.
@@ -250,7 +253,8 @@ def _like(name, input, value, dtype, layout, device, requires_grad, memory_forma
     """A new tensor with ``input``'s shape and (unless ``dtype``) dtype, filled with ``value``."""
     _check_like_input(name, input)
     devices.check_options(device, layout, memory_format=memory_format)
-    return _finish(np.full(input._data.shape, value, dtype=input._data.dtype if dtype is None else dtype),
+    dtype = input._data.dtype if dtype is None else dtype
+    return _finish(np.full(input._data.shape, checked_number(value, dtype), dtype=dtype),
                    requires_grad)
 
 

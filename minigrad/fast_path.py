@@ -43,9 +43,6 @@ import numpy as np
 
 from .grad_mode import _state
 
-# tensor.py imports this module (through graph.py); binding the module breaks the cycle.
-from . import tensor as _tensor  # noqa: E402
-
 _new_object = object.__new__
 
 # --- 1. quiet floating point -------------------------------------------------------------
@@ -71,6 +68,21 @@ else:
 
     def warnings_back(quiet):
         quiet.__exit__(None, None, None)
+
+
+def quietly(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with NumPy's floating-point warnings off: a conversion of a
+    number too large for the dtype (``tensor([1e300])``, ``x + 1e300``) is inf, silently, as in
+    PyTorch. (For what is not on an op's hot path; ``Node.apply`` does this for ``may_warn``.)"""
+    quiet = warnings_off()
+    try:
+        return function(*args, **kwargs)
+    finally:
+        warnings_back(quiet)
+
+
+#: A number no larger than this (float16's largest) fits every float dtype: converting it cannot overflow.
+SAFE_FOR_EVERY_FLOAT = 65504.0
 
 
 # --- 2. recorded or eager ------------------------------------------------------------------
@@ -357,3 +369,8 @@ def unrecorded_view(node_class, input, *args):
     if array.size:
         view._become_view_of(input)
     return view
+
+
+# tensor.py imports this module (through graph.py): the module is bound last, when everything
+# here that graph.py imports is defined (creation.py may import this module first).
+from . import tensor as _tensor  # noqa: E402

@@ -12,7 +12,7 @@ from .. import dtypes, messages
 from ..fast_path import broadcast_view
 from ..graph import Node
 from ..tensor import Tensor
-from .operands import as_tensor, broadcast_error, check_operand, is_operand, normalize_dim, promote
+from .operands import as_tensor, broadcast_error, check_operand, checked_number, is_operand, normalize_dim, promote
 
 
 def _binary(node_class, a, b, **params):
@@ -1106,6 +1106,8 @@ def clamp(input, min=None, max=None):
             if isinstance(bound, float) or (isinstance(bound, Tensor) and bound._data.dtype.kind == "f"):
                 input = input.to(dtypes.default_float)
                 break
+    for bound in (min, max):
+        checked_number(bound, input._data.dtype)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(-np.inf if min is None else min, input.dtype)
         hi = as_tensor(np.inf if max is None else max, input.dtype)
@@ -1303,6 +1305,8 @@ def where(condition, input=None, other=None):
     if cond.dtype.kind != "b":
         raise RuntimeError(messages.WHERE_CONDITION_NOT_BOOL.format(dtype=dtypes.SCALAR_TYPE_NAMES.get(cond.dtype, str(cond.dtype))))
     a, b = promote(input, other, "where")
+    checked_number(input, a._data.dtype)  # (a number must fit the result's dtype)
+    checked_number(other, b._data.dtype)
     shape = cond.shape
     for operand in (a, b):  # one at a time, so the message names the pair that clashes, as PyTorch's
         try:

@@ -17,7 +17,7 @@ from ..graph import Node, SavedTensor
 from ..grad_mode import _state, copy_for_replay
 from ..tensor import Tensor
 from . import elementwise, shape, view_inplace
-from .operands import as_tensor
+from .operands import as_tensor, checked_number
 
 
 def _check_allowed(tensor):
@@ -184,6 +184,8 @@ class Fill(Node):
 class Copy(Node):
     """z = src (broadcast, in self's dtype)        grad_self = 0,  grad_src = grad"""
 
+    may_warn = True
+
     def name(self):
         return "torch::autograd::CopyBackwards"  # a hand-written node in PyTorch, hence the namespace
 
@@ -224,6 +226,7 @@ def zero_(input):
 
 def fill_(input, value):
     """Fill with ``value``, in place."""
+    checked_number(value, input._data.dtype)
     _check_allowed(input)
     return _write(input, Fill.apply(input, value=value))
 
@@ -240,7 +243,7 @@ def copy_(input, src):
 def setitem_(input, index, value):
     """``input[index] = value``."""
     index = shape._to_numpy_index(index)
-    value = as_tensor(value, input.dtype if not isinstance(value, Tensor) else None)
+    value = as_tensor(checked_number(value, input._data.dtype), input.dtype if not isinstance(value, Tensor) else None)
     if _state.grad_enabled and input._base is None and input.grad_fn is None and input._requires_grad and shape._index_kind(index, input.shape)[1]:
         # PyTorch writes x[0] = v through the view x[0], hence its wording.
         raise RuntimeError(messages.LEAF_VIEW_INPLACE)

@@ -8,10 +8,12 @@ and every backward sees Tensors.
 import collections
 import functools
 import inspect
+import math
 import numbers
 
 import numpy as np
 
+from ..fast_path import SAFE_FOR_EVERY_FLOAT, quietly
 from .. import dtypes, messages
 from ..grad_mode import _state
 from ..tensor import Tensor
@@ -43,7 +45,43 @@ def as_tensor(value, dtype=None):
         return value if dtype is None or value.dtype == dtype else value.to(dtype)
     if dtype is None:
         dtype = dtypes.dtype_of_python_scalar(value) if np.isscalar(value) else None
-    return Tensor._wrap(np.asarray(value, dtype=dtype))
+    return Tensor._wrap(quietly(np.asarray, value, dtype=dtype))  # (1e300 into float32 is inf, silently)
+
+
+#: PyTorch's C++ names of the dtypes, in its error for a number that does not fit one.
+_CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int8": "int8_t",
+                   "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+
+
+def checked_number(value, dtype):
+    """``value`` unchanged, once PyTorch's check passes for a number written into a tensor of
+    ``dtype`` (``fill_``, ``full``, ``clamp``, ``where``, ``masked_fill``, ``x[i] = v``): a finite
+    number beyond the dtype's range is an error there. (A number in arithmetic is not checked:
+    ``x + 1e300`` is inf.)"""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return value
+    dtype = np.dtype(dtype)
+    number = value.item() if isinstance(value, np.generic) else value  # (compared as a Python number:
+    if not math.isfinite(number):                                       # NumPy would cast it to the dtype)
+        return value
+    if dtype.kind == "f":
+        too_large = abs(number) > float(np.finfo(dtype).max)
+    elif dtype.kind == "i":
+        bounds = np.iinfo(dtype)
+        too_large = not int(bounds.min) <= number <= int(bounds.max)
+    else:
+        return value
+    if too_large:
+        raise RuntimeError(f"value cannot be converted to type {_CPP_TYPE_NAMES.get(dtype.name, dtype.name)} "
+                           "without overflow")
+    return value
+
+
+def _number(value, dtype):
+    """A Python number as a 0-d array of a float ``dtype``: too large for it is inf, silently."""
+    if -SAFE_FOR_EVERY_FLOAT <= value <= SAFE_FOR_EVERY_FLOAT:
+        return np.asarray(value, dtype=dtype)  # (the common case: no overflow to silence)
+    return quietly(np.asarray, value, dtype=dtype)
 
 
 def promote(a, b, op_name="add"):
@@ -57,9 +95,9 @@ def promote(a, b, op_name="add"):
         return a, b  # the common case, kept cheap
     # Next most common: a Python number with a float tensor (x * 2.0), which never widens it.
     if isinstance(b, (int, float)) and isinstance(a, Tensor) and a._data.dtype.kind == "f":
-        return a, Tensor._wrap(np.asarray(b, dtype=a._data.dtype))
+        return a, Tensor._wrap(_number(b, a._data.dtype))
     if isinstance(a, (int, float)) and isinstance(b, Tensor) and b._data.dtype.kind == "f":
-        return Tensor._wrap(np.asarray(a, dtype=b._data.dtype)), b
+        return Tensor._wrap(_number(a, b._data.dtype)), b
     check_operand(op_name, b)
     check_operand(op_name, a)
     dtype = dtypes.result_type(a, b)

@@ -20,8 +20,8 @@ from ..graph import Node
 from ..tensor import Tensor
 from .elementwise import clone
 from .operands import (
-    apply_with_outputs, as_tensor, broadcast_error, int_argument, ints_argument, normalize_dim, numpy_names,
-    values_indices,
+    apply_with_outputs, as_tensor, broadcast_error, checked_number, int_argument, ints_argument, normalize_dim,
+    numpy_names, values_indices,
 )
 
 SortResult, TopkResult = values_indices("sort"), values_indices("topk")
@@ -1215,6 +1215,7 @@ def masked_fill(input, mask, value, _kind="MaskedFillBackward0"):
         raise broadcast_error(array.shape, input.shape) from None
     if not isinstance(value, (Tensor, int, float, bool, np.number)):
         raise TypeError(messages.NOT_A_NUMBER.format(op="masked_fill", name="value", type=type(value).__name__))
+    checked_number(value, input._data.dtype)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
