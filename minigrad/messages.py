@@ -15,6 +15,19 @@ def _hint(message, hint):
     return f"{message}\n\nIn plain words: {hint}"
 
 
+_warned_once = set()
+
+
+def warn_once(name, stacklevel):
+    """Warn ``<name>`` (a message of this module) the first time only, as PyTorch's TORCH_WARN_ONCE
+    does: once per process. ``stacklevel`` counts from the caller, to point at the user's line."""
+    if name not in _warned_once:
+        _warned_once.add(name)
+        import warnings
+
+        warnings.warn(globals()[name], UserWarning, stacklevel=stacklevel + 1)
+
+
 NOT_FLOATING_REQUIRES_GRAD_FACTORY = _hint(
     "Only Tensors of floating point and complex dtype can require gradients",
     "gradients are about small changes, and whole numbers cannot change a little; "

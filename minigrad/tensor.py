@@ -56,7 +56,6 @@ class Tensor:
     _accumulator_ref = None
     _retains_grad = False
     _no_grad_view = False  # a view made under no_grad: requires grad, yet no gradient reaches it
-    _warned_float_of_requires_grad = False
     __array_ufunc__ = None  # numpy scalars and arrays defer to our reflected operators
     __hash__ = object.__hash__
 
@@ -425,9 +424,8 @@ class Tensor:
         return self._data.tolist()
 
     def __float__(self):
-        if self._requires_grad and not Tensor._warned_float_of_requires_grad:
-            Tensor._warned_float_of_requires_grad = True  # PyTorch warns once per process (TORCH_WARN_ONCE)
-            warnings.warn(messages.FLOAT_OF_REQUIRES_GRAD, UserWarning, stacklevel=2)
+        if self._requires_grad:
+            messages.warn_once("FLOAT_OF_REQUIRES_GRAD", stacklevel=2)
         if self._data.size != 1:
             raise ValueError(messages.ONLY_ONE_ELEMENT)
         return float(self._data.item())

@@ -125,11 +125,11 @@ class NllLoss(Node):
         counted, safe, w = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
         # The common case, every target counted with weight 1, needs no weights: the same numbers.
         self.unweighted = counted is None and weight is None
+        losses = -rows[np.arange(rows.shape[0]), safe]
         if self.unweighted:
-            losses = -rows[np.arange(rows.shape[0]), safe]
             self.total_weight = logp.dtype.type(rows.shape[0])
         else:
-            losses = -rows[np.arange(rows.shape[0]), safe] * w
+            losses = losses * w
             self.total_weight = np.add.reduce(w, axis=None)  # (w.sum(), without its Python wrapper)
         if reduction == "none":
             return losses.reshape(target.shape)

@@ -117,7 +117,7 @@ class Permute(Node):
 
     def forward(self, x, dims):
         self.dims = dims
-        return x.transpose(dims)
+        return Permute.view(x, dims)
 
     @staticmethod
     def view(x, dims):
@@ -640,30 +640,18 @@ def numpy_T(input):
     PyTorch deprecates it on anything but a matrix, with a warning once per process.
     """
     if input.ndim != 2:
-        _warn_once("T_0D" if input.ndim == 0 else "T_NOT_2D")
+        messages.warn_once("T_0D" if input.ndim == 0 else "T_NOT_2D", stacklevel=3)  # (the user, .T, here)
     return permute(input, tuple(range(input.ndim))[::-1])
 
 
 def matrix_T(input):
     """``t.mT``: the last two dimensions swapped (a batch of matrices transposed)."""
     if input.ndim == 0:
-        _warn_once("MT_0D")
+        messages.warn_once("MT_0D", stacklevel=3)
         return input  # (PyTorch gives the tensor itself)
     if input.ndim == 1:
         raise RuntimeError("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
     return transpose(input, -2, -1)
-
-
-_warned = set()
-
-
-def _warn_once(name):
-    """One of PyTorch's once-per-process deprecation warnings (``messages.<name>``), at the user's line."""
-    if name not in _warned:
-        _warned.add(name)
-        import warnings
-
-        warnings.warn(getattr(messages, name), UserWarning, stacklevel=4)  # (user, the property, the op, here)
 
 
 def squeeze(input, dim=None):
