@@ -404,3 +404,23 @@ def test_more_fills_record_their_nodes(torch, method, args, name):
         x = lib.ones(3, requires_grad=True) * 2
         getattr(x, method)(*args)
         assert type(x.grad_fn).__name__ == name or x.grad_fn.name() == name
+
+
+def test_c_library_functions_are_the_c_librarys_when_numpy_differs():
+    """Where NumPy's float64 ufunc differs from the C library's (NumPy 2's SIMD versions on AVX-512
+    CPUs), the samplers use the C library's function: here a NumPy stand-in one bit off everywhere."""
+    import math
+
+    from minigrad.random import _CLibrary
+
+    def one_bit_off(x):
+        return np.nextafter(np.log(x), np.inf)
+
+    log = _CLibrary(one_bit_off, math.log, lambda u: 1.0 - u)
+    x = np.linspace(0.01, 1.0, 101)
+    np.testing.assert_array_equal(log(x), [math.log(v) for v in x])
+    assert log(x).dtype == np.float64
+    # And NumPy's own where it agrees: the stand-in itself when it is the C library's.
+    exact = _CLibrary(np.sqrt, math.sqrt, lambda u: u)
+    exact(x)
+    assert exact.function is np.sqrt
