@@ -7,7 +7,7 @@ This is the one home of the backward graph; the engine (``engine.py``) runs it,
 * an *edge* is a ``(node, output_nr)`` pair: "the gradient of output ``output_nr``
   of ``node``". ``next_functions`` holds one per input, and ``GradientEdge`` is the
   same pair with names (PyTorch's ``torch.autograd.graph.GradientEdge``);
-* ``SavedTensor``: a tensor kept for backward, with its version;
+* ``SavedTensor`` (made by ``save``): a tensor kept for backward, with its version;
 * ``AccumulateGrad`` and ``accumulate_grad``: the sink of a leaf, and the one
   function that adds into any ``.grad``;
 * ``walk`` and ``parents``: the graph below a node, without recursion.
@@ -49,6 +49,7 @@ from .grad_mode import _state, copy_for_replay
 from . import tensor as _tensor  # noqa: E402
 
 _new_tensor = object.__new__  # (Tensor._wrap, inlined where every op result is made)
+_new_node = object.__new__
 
 # Creation order of nodes: the engine runs the newest ready node first (as
 # PyTorch does), and viz numbers nodes by it so pictures are stable.
@@ -88,24 +89,8 @@ class SavedTensor:
 
     __slots__ = ("tensor", "data", "version_counter", "version", "is_output", "requires_grad", "hooked")
 
-    def __init__(self, tensor, is_output):
-        self.is_output = is_output
-        self.hooked = None
-        if _state.saved_tensors_hooks:
-            self._pack(tensor, *_state.saved_tensors_hooks[-1])
-            return
-        if is_output:
-            # Kept as its array, so it needs the shared counter object to see later changes.
-            self.tensor, self.data = None, tensor._data
-            self.version_counter = tensor._shared_version_counter()
-            self.version = self.version_counter.value
-            self.requires_grad = tensor._requires_grad
-        else:
-            # Kept as the Tensor, whose _version we can read later (read here without the property).
-            # (``data`` and ``version_counter`` stay unset: only an output's are read.)
-            self.tensor = tensor
-            counter = tensor._version_counter
-            self.version = 0 if counter is None else counter.value
+    def __new__(cls, tensor, is_output):
+        return save(tensor, is_output)  # (the ops call ``save`` itself: a class call costs more)
 
     def _pack(self, tensor, pack_hook, unpack_hook):
         """Inside ``saved_tensors_hooks``: keep ``pack_hook(tensor)`` instead of the tensor.
@@ -178,6 +163,28 @@ class SavedTensor:
                     expected=self.version,
                 )
             )
+
+
+def save(tensor, is_output):
+    """A ``SavedTensor`` of ``tensor``: an input of the node (``is_output`` False) or its output."""
+    saved = _new_node(SavedTensor)
+    saved.is_output = is_output
+    saved.hooked = None
+    if _state.saved_tensors_hooks:
+        saved._pack(tensor, *_state.saved_tensors_hooks[-1])
+    elif is_output:
+        # Kept as its array, so it needs the shared counter object to see later changes.
+        saved.tensor, saved.data = None, tensor._data
+        saved.version_counter = counter = tensor._shared_version_counter()
+        saved.version = counter.value
+        saved.requires_grad = tensor._requires_grad
+    else:
+        # Kept as the Tensor, whose _version we can read later (read here without the property).
+        # (``data`` and ``version_counter`` stay unset: only an output's are read.)
+        saved.tensor = tensor
+        counter = tensor._version_counter
+        saved.version = 0 if counter is None else counter.value
+    return saved
 
 
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -320,21 +327,26 @@ class Node:
         if not sequence_nr % PACE_EVERY:
             pace_collector(sequence_nr)  # a long graph: see fast_path
         count = len(inputs)
-        if count == 1:  # (most ops have one input or two: the three tuples without lists)
+        # (Most ops have one input or two: their three tuples without lists, and the edge of an
+        # input that is not a view without the call to _gradient_edge: its node's, or its
+        # accumulator's for a leaf that requires grad, or none.)
+        if count == 1:
             (x,) = inputs
-            node_x = x._grad_fn
-            self.next_functions = ((node_x, x.output_nr) if node_x is not None and x._base is None
-                                   else x._gradient_edge(),)
-            self.needs_input_grad = (x._requires_grad,)
+            node_x, needs_x = x._grad_fn, x._requires_grad
+            self.next_functions = (
+                x._gradient_edge() if x._base is not None else (node_x, x.output_nr) if node_x is not None
+                else accumulator_edge(x) if needs_x else _NO_EDGE,)
+            self.needs_input_grad = (needs_x,)
             self._input_meta = ((x._data.shape, x._data.dtype),)
         elif count == 2:
             x, y = inputs
-            # (An input made by a node, not a view: its edge without the call to _gradient_edge.)
-            node_x, node_y = x._grad_fn, y._grad_fn
+            node_x, needs_x, node_y, needs_y = x._grad_fn, x._requires_grad, y._grad_fn, y._requires_grad
             self.next_functions = (
-                (node_x, x.output_nr) if node_x is not None and x._base is None else x._gradient_edge(),
-                (node_y, y.output_nr) if node_y is not None and y._base is None else y._gradient_edge())
-            self.needs_input_grad = (x._requires_grad, y._requires_grad)
+                x._gradient_edge() if x._base is not None else (node_x, x.output_nr) if node_x is not None
+                else accumulator_edge(x) if needs_x else _NO_EDGE,
+                y._gradient_edge() if y._base is not None else (node_y, y.output_nr) if node_y is not None
+                else accumulator_edge(y) if needs_y else _NO_EDGE)
+            self.needs_input_grad = (needs_x, needs_y)
             self._input_meta = ((x._data.shape, x._data.dtype), (y._data.shape, y._data.dtype))
         else:
             edges, needs, meta = [], [], []
@@ -352,9 +364,9 @@ class Node:
             kept = self._kept_by_needs.get(needs)  # (_kept's own first step, without the call)
             for name, position in (self._kept(needs) if kept is None else kept):
                 if position is None:
-                    saved[name] = SavedTensor(result, True)  # (positional: a keyword costs a little more)
+                    saved[name] = save(result, True)
                 else:
-                    saved[name] = SavedTensor(inputs[position], False)
+                    saved[name] = save(inputs[position], False)
         if _state.anomaly_enabled:
             self._forward_trace = forward_trace()
         if _state.record_forward_inputs:
@@ -555,6 +567,26 @@ class AccumulateGrad(Node):
         """Add ``grad`` into the leaf's ``.grad`` (what the engine does when this node runs)."""
         accumulate_grad(self.variable, grad)
         return ()
+
+
+_NO_EDGE = (None, 0)  # where the gradient of an input that needs none goes
+_weak = weakref.ref
+
+
+def accumulator_edge(leaf):
+    """``(AccumulateGrad, 0)``: the edge into a leaf that requires grad.
+
+    The leaf's accumulator while a graph holds it, else a new one, which the leaf knows only
+    weakly (as in PyTorch: it lives as long as some graph uses it, so the graph holds no cycle).
+    Every recorded op on a parameter asks this, so the node is made without a call to __init__.
+    """
+    ref = leaf._accumulator_ref
+    node = ref() if ref is not None else None
+    if node is None:
+        node = _new_node(AccumulateGrad)
+        node.variable = leaf
+        leaf._accumulator_ref = _weak(node)
+    return (node, 0)
 
 
 def _laid_out_like(array):

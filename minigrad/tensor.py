@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 
 from . import devices, dtypes, messages
-from .graph import AccumulateGrad, RemovableHandle
+from .graph import RemovableHandle, accumulator_edge
 from .grad_mode import _state
 from .size import shape_of
 
@@ -281,7 +281,7 @@ class Tensor:
             return (node, self.output_nr)
         if not self._requires_grad or self._no_grad_view:
             return (None, 0)  # NB: PyTorch's no_grad views also send gradients nowhere
-        return (self._grad_accumulator(), 0)
+        return accumulator_edge(self)
 
     def _become_view_of(self, base):
         """Mark this new tensor as a view of ``base``'s memory: the same base tensor and the
@@ -329,11 +329,7 @@ class Tensor:
 
     def _grad_accumulator(self):
         """The leaf's AccumulateGrad node, shared by every graph that uses the leaf."""
-        node = self._accumulator_ref() if self._accumulator_ref is not None else None
-        if node is None:
-            node = AccumulateGrad(self)
-            self._accumulator_ref = weakref.ref(node)
-        return node
+        return accumulator_edge(self)[0]
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None, **kwargs):
         """Compute the gradient of this tensor with respect to the graph's leaves.

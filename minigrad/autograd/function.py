@@ -33,7 +33,7 @@ import functools
 import warnings
 
 from .. import messages
-from ..graph import Node, SavedTensor, _sequence, forward_trace
+from ..graph import Node, _sequence, forward_trace, save
 from ..grad_mode import _state, copy_for_replay, no_grad
 from ..tensor import Tensor
 
@@ -227,7 +227,7 @@ class Function:
             node._forward_trace = forward_trace()
         # Saved tensors are recorded with their versions now, after forward.
         node._saved_list = tuple(
-            None if t is None else SavedTensor(t, is_output=False) for t in node._to_save)
+            None if t is None else save(t, is_output=False) for t in node._to_save)
         return outputs
 
 

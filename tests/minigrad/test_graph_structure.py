@@ -223,6 +223,30 @@ def test_accumulate_grad_node_is_shared_across_graphs_while_alive(torch):
     assert run(minigrad) == run(torch)
 
 
+def test_accumulate_grad_node_lives_only_while_a_graph_holds_it(torch):
+    """The leaf knows its AccumulateGrad weakly, as PyTorch's does: once no graph holds it, it
+    is gone (with a hook on it), and the next op makes a new one; the leaf itself lives on."""
+    import weakref
+
+    def run(lib, gone=None):
+        x = lib.tensor([1.0, 2.0], requires_grad=True)
+        calls = []
+        y = x * 2.0
+        node = y.grad_fn.next_functions[0][0]
+        node.register_prehook(lambda grads: calls.append("old"))
+        if gone is not None:
+            gone.append(weakref.ref(node))  # (PyTorch's nodes take no weak references)
+        del node, y
+        z = (x * 3.0).sum()
+        fresh = z.grad_fn.next_functions[0][0].next_functions[0][0]
+        z.backward()
+        return fresh.variable is x, calls, x.grad.tolist()
+
+    gone = []
+    assert run(minigrad, gone) == run(torch) == (True, [], [3.0, 3.0])
+    assert gone[0]() is None
+
+
 def test_accumulate_grad_variable_is_the_leaf():
     """AccumulateGrad.variable is the leaf object itself, not a copy."""
     x = leaf([1.0])
