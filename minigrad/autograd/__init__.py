@@ -132,14 +132,14 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     inputs = _as_tuple(inputs)
     if len(inputs) == 0:
         raise RuntimeError(messages.EMPTY_GRAD_INPUTS)
-    if any(isinstance(t, Tensor) and not t.requires_grad for t in inputs):  # (or a graph.GradientEdge)
-        raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
     grads = _as_tuple(grad_outputs) or (None,) * len(outputs)
     checked = make_root_grads(outputs, grads, is_grads_batched)
     if len(grads) != len(outputs):
         raise RuntimeError(messages.GRAD_COUNT_MISMATCH.format(tensors=len(outputs), grads=len(grads)))
     grads = checked
-    check_roots(outputs)
+    check_roots(outputs)  # (the outputs first, then the inputs: PyTorch's engine checks in this order)
+    if any(isinstance(t, Tensor) and not t.requires_grad for t in inputs):  # (or a graph.GradientEdge)
+        raise RuntimeError(messages.INPUT_NOT_REQUIRING_GRAD)
     if is_grads_batched:
         return _batched_grad(outputs, inputs, grads, retain_graph, create_graph, allow_unused, materialize_grads)
     results = [None] * len(inputs)

@@ -10,7 +10,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, messages
 from ..graph import Node
 from ..tensor import Tensor
 from .operands import apply_with_outputs, int_argument, normalize_dim, numpy_names, values_indices
@@ -27,6 +27,20 @@ def _axes(dim, input):
     """
     axes = normalize_dim(dim, input.ndim)
     return () if axes is not None and input.ndim == 0 else axes
+
+
+def _reduction_axes(dim, input):
+    """``_axes`` for sum, mean, var, std, norm ...: an empty ``dim`` (``()`` or ``[]``) means every
+    dim, as in PyTorch (``x.sum(dim=())`` is the sum of all elements, where NumPy's ``axis=()``
+    would sum nothing and give ``x`` back), so each axis is named (and the node is the one for a
+    ``dim``: ``SumBackward1``).
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1.0, 2.0], [3.0, 4.0]]).sum(dim=())
+    tensor(10.)
+    """
+    axes = _axes(dim, input)
+    return axes if axes or axes is None or not input._data.ndim else tuple(range(input._data.ndim))
 
 
 def _kept_shape(shape, axes):
@@ -547,7 +561,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         input = input.long()
     if dim is None and not keepdim:
         return Sum.apply(input)  # (Sum's forward defaults: an op without params calls it plainly)
-    return Sum.apply(input, dim=_axes(dim, input), keepdim=keepdim)
+    return Sum.apply(input, dim=_reduction_axes(dim, input), keepdim=keepdim)
 
 
 def sum_to_size(input, *size):
@@ -567,7 +581,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     _needs_float("mean", input, "Optional" if dtype is not None else "Input")
-    return Mean.apply(input, dim=_axes(dim, input), keepdim=keepdim)
+    return Mean.apply(input, dim=_reduction_axes(dim, input), keepdim=keepdim)
 
 
 @numpy_names
@@ -593,7 +607,7 @@ def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """
     dim, correction = _spread_args("var", dim, unbiased, correction)
     _needs_float("var", input)
-    axes = _axes(dim, input)
+    axes = _reduction_axes(dim, input)
     _no_freedom_left("var", input, axes, correction)
     return Var.apply(input, dim=axes, correction=correction, keepdim=keepdim)
 
@@ -608,7 +622,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """
     dim, correction = _spread_args("std", dim, unbiased, correction)
     _needs_float("std", input)
-    axes = _axes(dim, input)
+    axes = _reduction_axes(dim, input)
     _no_freedom_left("std", input, axes, correction)
     return Std.apply(input, dim=axes, correction=correction, keepdim=keepdim)
 
@@ -623,7 +637,7 @@ def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """
     dim, correction = _spread_args("var_mean", dim, unbiased, correction)
     _needs_float("var_mean", input)
-    axes = _axes(dim, input)
+    axes = _reduction_axes(dim, input)
     _no_freedom_left("var_mean", input, axes, correction)
     return apply_with_outputs(VarMean, [input], dim=axes, correction=correction, keepdim=keepdim)
 
@@ -633,7 +647,7 @@ def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """``(std, mean)`` in one op (one node, two outputs: ``StdMeanBackward0``)."""
     dim, correction = _spread_args("std_mean", dim, unbiased, correction)
     _needs_float("std_mean", input)
-    axes = _axes(dim, input)
+    axes = _reduction_axes(dim, input)
     _no_freedom_left("std_mean", input, axes, correction)
     return apply_with_outputs(StdMean, [input], dim=axes, correction=correction, keepdim=keepdim)
 
@@ -762,7 +776,11 @@ def argmin(input, dim=None, keepdim=False):
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input)))`` over ``dim``, computed without overflow."""
     _needs_float("logsumexp", input)
-    return Logsumexp.apply(input, dim=_axes(dim, input), keepdim=keepdim)
+    if isinstance(dim, (tuple, list)) and not dim and input._data.ndim and not keepdim:
+        # PyTorch's own error for an empty dim: its kept shape (all ones) does not fit its 0-d result.
+        raise RuntimeError("output with shape [] doesn't match the broadcast shape "
+                           f"{messages.format_shape((1,) * input._data.ndim)}")
+    return Logsumexp.apply(input, dim=_reduction_axes(dim, input), keepdim=keepdim)
 
 
 @numpy_names
@@ -770,7 +788,7 @@ def norm(input, p="fro", dim=None, keepdim=False):
     """Vector p-norm of all elements (default 2, the Euclidean length), or over ``dim``."""
     ord = 2 if p in ("fro", None) else p
     _needs_float("linalg.vector_norm", input)
-    return Norm.apply(input, ord=ord, dim=_axes(dim, input), keepdim=keepdim)
+    return Norm.apply(input, ord=ord, dim=_reduction_axes(dim, input), keepdim=keepdim)
 
 
 
@@ -808,4 +826,4 @@ def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """``sum``, with NaNs counted as 0."""
     if dtype is not None:
         input = input.to(dtype)
-    return Nansum.apply(input, dim=_axes(dim, input), keepdim=keepdim)
+    return Nansum.apply(input, dim=_reduction_axes(dim, input), keepdim=keepdim)

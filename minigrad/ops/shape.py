@@ -1330,7 +1330,8 @@ def argwhere(input):
 
 def count_nonzero(input, dim=None):
     """How many elements are nonzero (over ``dim``)."""
-    axes = normalize_dim(dim, input.ndim) if input.ndim else None
+    # (An empty dim counts over every dim, as PyTorch's; NumPy's axis=() would count each element alone.)
+    axes = (normalize_dim(dim, input.ndim) or None) if input.ndim else None
     return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
 
 

@@ -25,6 +25,13 @@ EXPRESSIONS = [
     "x2.var(correction=7)", "x2.var(0, unbiased=False)", "e.var()", "e.std(0)", "x0.var()", "x0.std(correction=0)",
     "lib.var_mean(x2, 0)", "lib.std_mean(x2, 1, correction=4)", "lib.std_mean(x1[:1])",
     "x2.max()", "x2.max(1)", "x2.amax((0, 1))", "x2.argmax()", "x2.argmin(0, keepdim=True)", "x0.max(0)",
+    # An empty dim list reduces over every dim (x.sum(dim=()) is the sum of all elements, not x):
+    "x2.sum(())", "x2.sum([], keepdim=True)", "x1.sum(dim=())", "x0.sum(())", "lib.sum(x2, ())", "x2.mean(())",
+    "x2.mean([], True)", "x0.mean(())", "x2.nansum(())", "x2.var(())", "x2.std((), keepdim=True)",
+    "lib.var_mean(x1, ())", "lib.std_mean(x1, [])", "x2.norm(dim=())", "x2.logsumexp(())", "x1.logsumexp([])",
+    "x2.logsumexp((), keepdim=True)", "x0.logsumexp(())", "x2.count_nonzero(())", "x0.count_nonzero(())",
+    "x2.amax(())", "lib.autograd.grad(x2.mean(()), x2)", "lib.autograd.grad(x2.norm(dim=()), x2)",
+    "lib.autograd.grad(x2.logsumexp((), True).sum(), x2)",
 ]
 
 
@@ -57,3 +64,25 @@ def test_no_degrees_of_freedom_warns_as_pytorch_once_per_line_under_the_default_
     mine = shown("minigrad")
     assert mine == shown("torch")
     assert [line.split(":")[1] for line in mine if "UserWarning" in line] == ["5", "6"]
+
+
+def test_var_over_an_empty_dim_list_has_the_gradient_of_var_over_every_dim(torch):
+    """``x.var([])`` is the variance of every element, and so is its gradient: ``2 (x - mean) / (N - 1)``.
+
+    NB: PyTorch 2.13 gives the values right but the gradient as +-inf (its backward counts the
+    elements of an empty dim list as one, so it divides by 1 - 1): minigrad gives the true one.
+    """
+    import numpy as np
+
+    values = np.array([[1.0, 2.0, 4.0], [0.5, 3.0, -1.0]])
+    expected = 2 * (values - values.mean()) / (values.size - 1)
+    for spread in ("var", "std"):
+        x = minigrad.tensor(values, requires_grad=True)
+        whole = getattr(x, spread)()
+        empty = getattr(x, spread)([])
+        assert empty.item() == whole.item() and empty.grad_fn.name() == whole.grad_fn.name()
+        grad, = minigrad.autograd.grad(empty, x)
+        by_hand = expected if spread == "var" else expected / (2 * np.sqrt(values.var(ddof=1)))
+        np.testing.assert_allclose(grad.numpy(), by_hand, rtol=1e-12)
+    t = torch.tensor(values, requires_grad=True)
+    assert torch.isinf(torch.autograd.grad(t.var([]), t)[0]).all()  # (PyTorch's, as the docstring says)
