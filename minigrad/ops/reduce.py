@@ -314,7 +314,12 @@ class Logsumexp(Node):
 
 
 class Norm(Node):
-    """z = (sum |x|**p) ** (1/p)        grad_x = grad * x * |x|**(p-2) / z**(p-1)  (p=2: grad * x / z)"""
+    """z = (sum |x|**p) ** (1/p); p = inf: max |x|, p = -inf: min |x|, p = 0: the count of nonzeros
+
+    grad_x = grad * sign(x) * |x|**(p-1) / z**(p-1)   (p=2: grad * x / z, p=1: grad * sign(x));
+    p = +-inf: grad * sign(x), shared by the elements where |x| = z; p = 0: none (z is flat).
+    Where z is 0 (and, for p < 1, where x is 0) the gradient is 0, as in PyTorch's formula.
+    """
 
     may_warn = True
 
@@ -328,20 +333,36 @@ class Norm(Node):
         self.ord, self.dim, self.keepdim = ord, dim, keepdim
         if ord == 2:
             out = np.sqrt(np.sum(x * x, axis=dim, keepdims=keepdim))
+        elif ord in (math.inf, -math.inf):
+            out = (np.maximum if ord > 0 else np.minimum).reduce(np.abs(x), axis=dim, keepdims=keepdim)
+        elif ord == 0:
+            out = np.add.reduce(x != 0, axis=dim, keepdims=keepdim)
         else:
             out = np.sum(np.abs(x) ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
         return np.asarray(out).astype(x.dtype, copy=False)
 
     def backward(self, grad):
         x, z = self.saved_tensors
+        p = self.ord
+        if p == 0:
+            return None
         z = _expand_back(z, x.shape, self.dim, self.keepdim)
         grad = _expand_back(grad, x.shape, self.dim, self.keepdim)
-        safe_z = z + Tensor._wrap((z._data == 0).astype(z.dtype))  # 0/0 -> 0, as PyTorch's masked formula
-        if self.ord == 2:
-            return grad * x / safe_z
-        if self.ord == 1:
+        if p == 1:
             return grad * x.sign()
-        return grad * x * x.abs() ** (self.ord - 2) / safe_z ** (self.ord - 1)
+        zero_norm = Tensor._wrap(z._data == 0)
+        if p == 2:
+            return grad * (x / z).masked_fill(zero_norm, 0.0)
+        if p in (math.inf, -math.inf):
+            # The elements that are the max (min) |x|, or nan, share the gradient equally.
+            picked = (np.abs(x._data) == z._data) | np.isnan(x._data)
+            share = picked / np.add.reduce(picked, axis=self.dim, keepdims=True)
+            return grad * x.sign() * Tensor._wrap(share.astype(x._data.dtype))
+        if p < 1:
+            scaled = x.sign() * (x.abs() ** (p - 1)).masked_fill(Tensor._wrap(x._data == 0), 0.0)
+            return scaled * grad * z ** (1 - p)
+        scaled = x.sign() * x.abs() ** (p - 1)
+        return scaled * (grad / z ** (p - 1)).masked_fill(zero_norm, 0.0)
 
 
 class Std(Node):
@@ -783,11 +804,25 @@ def logsumexp(input, dim, keepdim=False):
     return Logsumexp.apply(input, dim=_reduction_axes(dim, input), keepdim=keepdim)
 
 
+def _check_norm_has_identity(input, ord, dim):
+    """PyTorch's error for a max-like norm (p = inf or p < 0) over no elements: it has no identity."""
+    shown = f"{ord:g}" if isinstance(ord, float) else ord
+    if dim is None:
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on an empty tensor because the "
+                           "operation does not have an identity")
+    for axis in _reduction_axes(dim, input):
+        if not input._data.shape[axis]:
+            raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on the dimension {axis}"
+                               "because this dimension is empty and the operation does not have an identity")
+
+
 @numpy_names
 def norm(input, p="fro", dim=None, keepdim=False):
     """Vector p-norm of all elements (default 2, the Euclidean length), or over ``dim``."""
     ord = 2 if p in ("fro", None) else p
     _needs_float("linalg.vector_norm", input)
+    if not input._data.size and (ord < 0 or ord == math.inf):
+        _check_norm_has_identity(input, ord, dim)
     return Norm.apply(input, ord=ord, dim=_reduction_axes(dim, input), keepdim=keepdim)
 
 
