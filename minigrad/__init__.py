@@ -47,6 +47,7 @@ from .ops import (
 )
 from .serialization import load, save
 from .printing import set_printoptions
+from .messages import is_warn_always_enabled, set_warn_always
 from .size import Size
 from .tensor import Tensor
 from . import accelerator, autograd, backends, cuda, nn, optim, testing, utils  # noqa: E402  (they build on everything above)

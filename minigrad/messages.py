@@ -16,16 +16,34 @@ def _hint(message, hint):
 
 
 _warned_once = set()
+_warn_always = False
 
 
 def warn_once(name, stacklevel):
     """Warn ``<name>`` (a message of this module) the first time only, as PyTorch's TORCH_WARN_ONCE
-    does: once per process. ``stacklevel`` counts from the caller, to point at the user's line."""
-    if name not in _warned_once:
+    does: once per process, or every time after ``set_warn_always(True)``. ``stacklevel`` counts
+    from the caller, to point at the user's line."""
+    if _warn_always or name not in _warned_once:
         _warned_once.add(name)
         import warnings
 
         warnings.warn(globals()[name], UserWarning, stacklevel=stacklevel + 1)
+
+
+def set_warn_always(b):
+    """``minigrad.set_warn_always(True)``: warnings that come once per process come every time (PyTorch's).
+
+    >>> import minigrad
+    >>> minigrad.set_warn_always(False); minigrad.is_warn_always_enabled()
+    False
+    """
+    global _warn_always
+    _warn_always = bool(b)
+
+
+def is_warn_always_enabled():
+    """Whether ``set_warn_always(True)`` is in force."""
+    return _warn_always
 
 
 NOT_FLOATING_REQUIRES_GRAD_FACTORY = _hint(

@@ -86,7 +86,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     grads = checked
     check_roots(outputs)
     if create_graph:
-        warnings.warn(messages.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=2)
+        messages.warn_once("CREATE_GRAPH_CYCLE", stacklevel=2)  # (PyTorch's warning comes once per process)
     watched = bool(graph._observers)
     if not (watched or create_graph or inputs is not None or is_anomaly_enabled()):
         run_plain_backward(outputs, grads, retain_graph)  # the same pass, in one loop (see fast_backward)

@@ -155,11 +155,16 @@ def numpy_names(reduction):
             kwargs["dim"] = kwargs.pop("axis")
         if "keepdims" in kwargs:
             kwargs["keepdim"] = kwargs.pop("keepdims")
-        if reduction.__name__ in ("sum", "mean") and len(args) == 1 and not known.issuperset(kwargs):
-            # A mistyped keyword (x.sum(dims=0)): PyTorch's argument parser lists what it accepts.
-            got = "".join(f"{key}={type(value).__name__}, " for key, value in kwargs.items())
-            raise TypeError(messages.INVALID_ARGUMENTS.format(op=reduction.__name__, got=got,
-                                                              signatures=messages.REDUCTION_SIGNATURES))
+        if reduction.__name__ in ("sum", "mean") and len(args) == 1:
+            # A mistyped keyword (x.sum(dims=0)), or keepdim without a dim (x.sum(keepdim=True)), fits
+            # neither of PyTorch's two forms, sum(*, dtype) and sum(dim, keepdim, *, dtype).
+            keepdim_alone = "keepdim" in kwargs and "dim" not in kwargs
+            if not known.issuperset(kwargs) or keepdim_alone and "dtype" not in kwargs:
+                got = "".join(f"{key}={type(value).__name__}, " for key, value in kwargs.items())
+                raise TypeError(messages.INVALID_ARGUMENTS.format(op=reduction.__name__, got=got,
+                                                                  signatures=messages.REDUCTION_SIGNATURES))
+            if keepdim_alone:
+                raise TypeError(f'{reduction.__name__}() missing 1 required positional arguments: "dim"')
         return reduction(*args, **kwargs)
 
     return with_numpy_names

@@ -69,7 +69,8 @@ class Sum(Node):
     saved_params = ("dim", "keepdim")
 
     def name(self):
-        return "SumBackward0" if self.dim is None else "SumBackward1"
+        # (PyTorch's second form, sum(dim, keepdim), is SumBackward1: keepdim=True needs a dim, even None.)
+        return "SumBackward0" if self.dim is None and not self.keepdim else "SumBackward1"
 
     def forward(self, x, dim=None, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape
@@ -124,7 +125,8 @@ class Mean(Node):
     saved_params = ("dim", "keepdim")
 
     def name(self):
-        return "MeanBackward0" if self.dim is None else "MeanBackward1"
+        # (PyTorch's second form, mean(dim, keepdim), is MeanBackward1: keepdim=True needs a dim, even None.)
+        return "MeanBackward0" if self.dim is None and not self.keepdim else "MeanBackward1"
 
     def forward(self, x, dim=None, keepdim=False):
         self.dim, self.keepdim, self.shape = dim, keepdim, x.shape

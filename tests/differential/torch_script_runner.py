@@ -6,7 +6,8 @@ script, a lecture notebook, a PyTorch-test-like check) rather than on calls we c
 1. A script is split into cells at lines that start with ``# %%`` (the cell markers editors use
    for notebooks-as-scripts); the rest of that line is the cell's title.
 2. Each library runs the cells in order in one namespace of its own, as a notebook's kernel would:
-   a cell that raises does not stop the next one.
+   a cell that raises does not stop the next one. (test_torch_scripts.py runs every script with one
+   library in a fresh process of its own, so warnings given once per process match too.)
 3. Under minigrad, ``import torch``, ``import torch.nn as nn``, ``from torch.autograd import
    Variable`` ... import the matching ``minigrad`` modules; nothing else changes.
 4. For each cell we record what a learner would see: what it printed, the warnings it raised

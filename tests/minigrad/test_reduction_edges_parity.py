@@ -32,6 +32,9 @@ EXPRESSIONS = [
     "x2.logsumexp((), keepdim=True)", "x0.logsumexp(())", "x2.count_nonzero(())", "x0.count_nonzero(())",
     "x2.amax(())", "lib.autograd.grad(x2.mean(()), x2)", "lib.autograd.grad(x2.norm(dim=()), x2)",
     "lib.autograd.grad(x2.logsumexp((), True).sum(), x2)",
+    # keepdim needs a dim (PyTorch's sum/mean have two forms: (*, dtype) and (dim, keepdim, *, dtype)):
+    "x2.sum(keepdim=True)", "x2.mean(keepdim=False)", "x2.sum(dtype=lib.float64, keepdim=True)", "x2.sum(dims=0)",
+    "x2.sum(None, True)", "x2.sum(axis=0, keepdims=True)", "x2.mean(dim=1, keepdim=True)",
 ]
 
 
