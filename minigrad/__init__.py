@@ -39,7 +39,7 @@ from .ops import (
     log_softmax, logaddexp, logical_and, logical_not, logical_or, logit, logsumexp, lt, masked_fill, matmul,
     max, maximum, mean, median, meshgrid, min, minimum, mm, moveaxis, movedim, mul, multinomial, mv,
     nan_to_num, nansum, narrow, ne, neg, negative, nonzero, norm, outer, permute, positive, pow, prod,
-    reciprocal, relu, relu_, remainder, reshape, roll, round, rsqrt, scatter, scatter_add, sgn, sigmoid,
+    ravel, reciprocal, relu, relu_, remainder, reshape, roll, round, rsqrt, scatter, scatter_add, select, sgn, sigmoid,
     sigmoid_, sign, sin, sinh, softmax, sort, split, sqrt, sqrt_, square, squeeze, stack, std, std_mean, sub,
     sum, swapaxes, t, take_along_dim, tan, tanh, tanh_, tensor_split, tile, topk, trace, transpose, tril,
     tril_indices, triu, triu_indices, true_divide, trunc, unbind, unflatten, unique, unsqueeze, var, var_mean,

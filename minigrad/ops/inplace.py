@@ -165,6 +165,8 @@ pow_, atan2_, hypot_, remainder_, lerp_ = (_in_place_form(f) for f in (
     elementwise.pow, elementwise.atan2, elementwise.hypot, elementwise.remainder, elementwise.lerp))
 clamp_min_, clamp_max_ = _in_place_form(elementwise.clamp_min), _in_place_form(elementwise.clamp_max)
 masked_fill_ = _in_place_form(shape.masked_fill)
+scatter_, scatter_add_, index_fill_ = (_in_place_form(f) for f in (shape.scatter, shape.scatter_add,
+                                                                   shape.index_fill))
 
 
 class Fill(Node):

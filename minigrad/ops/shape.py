@@ -585,6 +585,16 @@ def reshape_as(input, other):
     return reshape(input, other.shape)
 
 
+def ravel(input):
+    """The elements in one row, in order: ``contiguous().view(-1)`` (a view of the tensor, or of its copy).
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1, 2], [3, 4]]).t().ravel()
+    tensor([1, 3, 2, 4])
+    """
+    return view(contiguous(input), -1)
+
+
 def flatten(input, start_dim=0, end_dim=-1):
     """Merge dims ``start_dim..end_dim`` into one."""
     (start,), (end,) = normalize_dim(start_dim, input.ndim), normalize_dim(end_dim, input.ndim)
@@ -914,6 +924,23 @@ def getitem(input, index):
             index = parts + (Ellipsis,)
     result = _index(input, index, kind)
     return _as_view_of(result, input) if is_view else result
+
+
+def select(input, dim, index):
+    """``input`` at position ``index`` along ``dim``, that dim gone: ``x.select(1, 0)`` is ``x[:, 0]`` (a view).
+
+    >>> import minigrad
+    >>> minigrad.tensor([[1, 2], [3, 4]]).select(1, 0)
+    tensor([1, 3])
+    """
+    if not input._data.ndim:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    (axis,) = normalize_dim(dim, input._data.ndim)
+    size = input._data.shape[axis]
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size "
+                         f"{messages.format_shape(input.shape)} at dimension {axis}")
+    return getitem(input, (slice(None),) * axis + (index,))
 
 
 # --- pieces, orderings, selections (the functions users call) ---------------------------------
