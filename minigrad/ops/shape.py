@@ -842,11 +842,25 @@ def _index_kind(index, shape):
     return kind, True
 
 
+def _positive_step(part):
+    """PyTorch's error for a slice that steps backwards (``x[::-1]``: use ``x.flip(0)``)."""
+    if part.step is not None and part.step < 0:
+        raise ValueError("step must be greater than zero")
+
+
 def _to_numpy_index(index):
     if isinstance(index, Tensor):
         if index._data.dtype.kind not in "iub":
             raise IndexError(messages.INDEX_NOT_INTEGER)
+        if not index._data.ndim and index._data.dtype.kind != "b":
+            # A 0-d integer tensor (``for i in torch.arange(n): x[i]``) indexes as the int it holds: a
+            # view, as in PyTorch, so ``x[i] += 1`` changes x.
+            return int(index._data)
         return index._data
+    if isinstance(index, np.ndarray) and not index.ndim and index.dtype.kind in "iu":
+        return int(index)
+    if isinstance(index, slice):
+        _positive_step(index)
     if isinstance(index, tuple):
         return tuple(_to_numpy_index(i) for i in index)
     if isinstance(index, list):
@@ -899,6 +913,8 @@ def getitem(input, index):
     # or a lone int (a basic index: always a view).
     if input._data.ndim:
         if type(index) is slice:
+            if index.step is not None:
+                _positive_step(index)
             return _index(input, (index, Ellipsis), "SliceBackward0", view=True)
         if type(index) is int:
             return _index(input, (index, Ellipsis), "SelectBackward0", view=True)
