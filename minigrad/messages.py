@@ -46,6 +46,10 @@ def is_warn_always_enabled():
     return _warn_always
 
 
+NEGATIVE_STEP = _hint(
+    "step must be greater than zero",
+    "a slice steps forwards only (no x[::-1] as in Python lists); to reverse a dim, use x.flip(dim).",
+)
 NOT_FLOATING_REQUIRES_GRAD_FACTORY = _hint(
     "Only Tensors of floating point and complex dtype can require gradients",
     "gradients are about small changes, and whole numbers cannot change a little; "

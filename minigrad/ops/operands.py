@@ -159,7 +159,7 @@ def numpy_names(reduction):
             # A mistyped keyword (x.sum(dims=0)), or keepdim without a dim (x.sum(keepdim=True)), fits
             # neither of PyTorch's two forms, sum(*, dtype) and sum(dim, keepdim, *, dtype).
             keepdim_alone = "keepdim" in kwargs and "dim" not in kwargs
-            if not known.issuperset(kwargs) or keepdim_alone and "dtype" not in kwargs:
+            if not known.issuperset(kwargs) or (keepdim_alone and "dtype" not in kwargs):
                 got = "".join(f"{key}={type(value).__name__}, " for key, value in kwargs.items())
                 raise TypeError(messages.INVALID_ARGUMENTS.format(op=reduction.__name__, got=got,
                                                                   signatures=messages.REDUCTION_SIGNATURES))

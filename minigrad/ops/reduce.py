@@ -40,7 +40,9 @@ def _reduction_axes(dim, input):
     tensor(10.)
     """
     axes = _axes(dim, input)
-    return axes if axes or axes is None or not input._data.ndim else tuple(range(input._data.ndim))
+    if axes == () and input._data.ndim:  # (a tensor with dims, so the () came from an empty dim list)
+        return tuple(range(input._data.ndim))
+    return axes
 
 
 def _kept_shape(shape, axes):

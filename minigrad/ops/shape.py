@@ -845,7 +845,7 @@ def _index_kind(index, shape):
 def _positive_step(part):
     """PyTorch's error for a slice that steps backwards (``x[::-1]``: use ``x.flip(0)``)."""
     if part.step is not None and part.step < 0:
-        raise ValueError("step must be greater than zero")
+        raise ValueError(messages.NEGATIVE_STEP)
 
 
 def _to_numpy_index(index):
