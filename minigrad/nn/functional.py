@@ -11,8 +11,9 @@ import warnings
 import numpy as np
 
 from .. import dtypes, messages, ops
-from ..grad_mode import is_grad_enabled
+from ..grad_mode import is_grad_enabled, no_grad
 from ..ops.inplace import _in_place
+from ..ops.shape import broadcast_shapes
 from ..ops.conv import Convolution, MaxPool2DWithIndices
 from ..ops.nn import (
     BinaryCrossEntropy, BinaryCrossEntropyWithLogits, Elu, Embedding, Gelu, HuberLoss, LeakyRelu, MseLoss,
@@ -154,6 +155,42 @@ def _broadcast_pair(input, target):
     except ValueError:
         raise ops.operands.broadcast_error(input.shape, target.shape) from None
     return input.expand(*shape), target.expand(*shape)
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """Each slice along ``dim`` divided by its p-norm (at least ``eps``): unit vectors for p=2.
+
+    Recorded as PyTorch records it: ``input / norm.clamp_min(eps).expand_as(input)``.
+
+    >>> import minigrad
+    >>> from minigrad.nn import functional as F
+    >>> F.normalize(minigrad.tensor([[3.0, 4.0]]))
+    tensor([[0.6000, 0.8000]])
+    """
+    if out is not None:
+        raise NotImplementedError("minigrad's normalize makes a new tensor; it takes no out= tensor")
+    return input / input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """The cosine of the angle between ``x1`` and ``x2`` along ``dim`` (each norm at least ``eps``).
+
+    As PyTorch computes it: both broadcast to one shape, each divided by a copy of its norm that
+    is clamped without being recorded, then multiplied and summed over ``dim``.
+
+    >>> import minigrad
+    >>> from minigrad.nn import functional as F
+    >>> F.cosine_similarity(minigrad.tensor([[1.0, 0.0]]), minigrad.tensor([[1.0, 1.0]]))
+    tensor([0.7071])
+    """
+    if x1.shape != x2.shape:
+        shape = broadcast_shapes(x1.shape, x2.shape)
+        x1, x2 = x1.expand(shape), x2.expand(shape)
+    norm1, norm2 = x1.norm(2, dim, keepdim=True).clone(), x2.norm(2, dim, keepdim=True).clone()
+    with no_grad():
+        norm1.clamp_min_(eps)
+        norm2.clamp_min_(eps)
+    return ((x1 / norm1) * (x2 / norm2)).sum(dim)
 
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
