@@ -261,10 +261,21 @@ class _CLibrary:
 
     def _choose(self):
         probe = self.spread(np.random.default_rng(0).random(20_000))
-        one_by_one = np.frompyfunc(self.math_function, 1, 1)
+        one_by_one = np.frompyfunc(self._c_function, 1, 1)
         if np.array_equal(self.numpy_function(probe), one_by_one(probe).astype(np.float64)):
             return self.numpy_function
-        return lambda x: np.asarray(one_by_one(x), dtype=np.float64)
+
+        def exactly(x):
+            with np.errstate(all="ignore"):  # (an overflow is inf, silently, as in PyTorch)
+                return np.asarray(one_by_one(x), dtype=np.float64)
+
+        return exactly
+
+    def _c_function(self, value):
+        try:
+            return self.math_function(value)
+        except (OverflowError, ValueError):  # (where C gives inf, -inf or nan, Python raises: NumPy's, then)
+            return float(self.numpy_function(value))
 
 
 # Each with the inputs the samplers below give it (u uniform in [0, 1)).

@@ -420,6 +420,11 @@ def test_c_library_functions_are_the_c_librarys_when_numpy_differs():
     x = np.linspace(0.01, 1.0, 101)
     np.testing.assert_array_equal(log(x), [math.log(v) for v in x])
     assert log(x).dtype == np.float64
+    # Where Python's math raises (C gives inf or -inf), the number C gives.
+    exp = _CLibrary(lambda v: np.nextafter(np.exp(v), np.inf), math.exp, lambda u: u)
+    np.testing.assert_array_equal(exp(np.array([1000.0, 0.0])), [np.inf, 1.0])
+    with np.errstate(divide="ignore"):  # (NumPy's own log warns where it is the one used)
+        np.testing.assert_array_equal(_CLibrary(np.log, math.log, lambda u: 1.0 - u)(np.array([0.0])), [-np.inf])
     # And NumPy's own where it agrees: the stand-in itself when it is the C library's.
     exact = _CLibrary(np.sqrt, math.sqrt, lambda u: u)
     exact(x)
