@@ -19,6 +19,7 @@ from ..fast_path import broadcast_view, records, unrecorded_view
 from ..graph import Node
 from ..tensor import Tensor
 from .elementwise import clone
+from .reduce import _reduction_axes
 from .operands import (
     apply_with_outputs, as_tensor, broadcast_error, checked_number, int_argument, ints_argument, normalize_dim,
     numpy_names, values_indices,
@@ -1373,8 +1374,7 @@ def argwhere(input):
 
 def count_nonzero(input, dim=None):
     """How many elements are nonzero (over ``dim``)."""
-    # (An empty dim counts over every dim, as PyTorch's; NumPy's axis=() would count each element alone.)
-    axes = (normalize_dim(dim, input.ndim) or None) if input.ndim else None
+    axes = _reduction_axes(dim, input) if input.ndim else None  # (an empty dim: every dim, as sum's)
     return Tensor._wrap(np.asarray(np.count_nonzero(input._data, axis=axes), dtype=np.int64))
 
 
