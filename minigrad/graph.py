@@ -187,6 +187,46 @@ def save(tensor, is_output):
     return saved
 
 
+# --- saved tensors, compact ---------------------------------------------------------
+# A SavedTensor object per saved tensor was a third of what recording a ``mul`` cost. So a
+# recorded op keeps its saved tensors in ``node._saved_values``, one per name of
+# ``node._kept_saves``, in the smallest form that can still be checked when read:
+#   * an input of the node: the pair ``(tensor, version)``;
+#   * the node's output: ``(array, version, counter)`` (not its Tensor, which points back at
+#     the node), with the version counter it shares with that Tensor;
+#   * a ``SavedTensor``: what ``saved_tensors_hooks`` packed, or any entry once someone read
+#     ``node._saved`` (viz, an in-place op on the output), which turns them all into objects.
+# ``saved_tensors`` reads every form; the object is the readable one, with the checks.
+
+
+def saved_tensor_object(entry):
+    """The ``SavedTensor`` a compact entry stands for (an object is returned as it is)."""
+    if type(entry) is not tuple:
+        return entry
+    saved = _new_node(SavedTensor)
+    saved.hooked = None
+    if len(entry) == 2:
+        saved.tensor, saved.version = entry
+        saved.is_output = False
+    else:
+        saved.data, saved.version, saved.version_counter = entry
+        saved.tensor, saved.is_output, saved.requires_grad = None, True, True  # (a recorded result requires grad)
+    return saved
+
+
+def _saved_array(node, entry):
+    """The array of one saved entry, checked for in-place changes (a formula's usual read)."""
+    if type(entry) is tuple:
+        if len(entry) == 2:
+            tensor, version = entry
+            counter = tensor._version_counter
+            if (0 if counter is None else counter.value) == version:
+                return tensor._data
+        elif entry[2].value == entry[1]:
+            return entry[0]
+    return saved_tensor_object(entry).unpack_array(node)  # (a hook's tensor, or the error of a changed one)
+
+
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -250,7 +290,8 @@ class Node:
     next_functions = ()
     needs_input_grad = ()
     _sequence_nr = -1
-    _saved = None  # {name: SavedTensor} once recorded
+    _kept_saves = ()  # ((name, input position or None), ...) of the tensors kept, once recorded
+    _saved_values = None  # one entry per _kept_saves (see "saved tensors, compact"); None once released
     _save_plan = ()  # made from ``saves`` by __init_subclass__
     _released = False
     _input_meta = ()  # ((shape, dtype), ...) of the inputs, to check returned gradients
@@ -358,15 +399,27 @@ class Node:
         result._requires_grad = True
         result._grad_fn = self
         if self._save_plan:
-            saved = self._saved = {}
             # As PyTorch: a tensor is kept only if a gradient that uses it is wanted.
             needs = self.needs_input_grad
             kept = self._kept_by_needs.get(needs)  # (_kept's own first step, without the call)
-            for name, position in (self._kept(needs) if kept is None else kept):
-                if position is None:
-                    saved[name] = save(result, True)
-                else:
-                    saved[name] = save(inputs[position], False)
+            if kept is None:
+                kept = self._kept(needs)
+            self._kept_saves = kept
+            if _state.saved_tensors_hooks:
+                self._saved_values = [save(result, True) if position is None else save(inputs[position], False)
+                                      for _, position in kept]
+            else:  # the compact form (see "saved tensors, compact" above)
+                values = self._saved_values = []
+                for _, position in kept:
+                    if position is None:
+                        counter = result._version_counter  # (a new result has none yet, a view has its base's)
+                        if counter is None:
+                            result._version_counter = counter = _tensor._VersionCounter()
+                        values.append((result._data, counter.value, counter))
+                    else:
+                        t = inputs[position]
+                        counter = t._version_counter
+                        values.append((t, 0 if counter is None else counter.value))
         if _state.anomaly_enabled:
             self._forward_trace = forward_trace()
         if _state.record_forward_inputs:
@@ -382,21 +435,33 @@ class Node:
 
     # --- saved tensors ---------------------------------------------------------
     @property
+    def _saved(self):
+        """``{name: SavedTensor}`` of the tensors kept (None if nothing was recorded or once released).
+
+        The slow, readable view of ``_saved_values``: its entries become ``SavedTensor``
+        objects for good, so the same objects come back each time and can be changed.
+        """
+        values = self._saved_values
+        if values is None:
+            return None
+        for i, entry in enumerate(values):
+            values[i] = saved_tensor_object(entry)
+        return {name: entry for (name, _), entry in zip(self._kept_saves, values)}
+
+    @property
     def saved_tensors(self):
         """The tensors named in ``saves``, in that order; an error once released."""
         if self._released:
             raise RuntimeError(messages.FREED_GRAPH)
-        saved = self._saved or {}
+        entries = self._saved_values or ()
+        kept = self._kept_saves
+        if len(kept) != len(self.saves):  # (None in the place of each one not kept)
+            found = {name: entry for (name, _), entry in zip(kept, entries)}
+            entries = [found.get(name) for name in self.saves]
         plain = _state.plain_formulas  # (fast_backward: a formula's saved tensors are PlainGradients too)
-        tensors = []
-        for name in self.saves:
-            if name not in saved:
-                tensors.append(None)
-            elif plain is None:
-                tensors.append(saved[name].unpack(self))
-            else:
-                tensors.append(plain(saved[name].unpack_array(self)))
-        return tuple(tensors)
+        if plain is None:
+            return tuple([None if entry is None else saved_tensor_object(entry).unpack(self) for entry in entries])
+        return tuple([None if entry is None else plain(_saved_array(self, entry)) for entry in entries])
 
     def __getattr__(self, attribute):
         # ``_saved_self``, ``_saved_result`` ...: PyTorch's way to peek at saved tensors.
@@ -426,18 +491,17 @@ class Node:
         if self._released:
             return ()
         if not self.saved_arrays:  # (most nodes: saved tensors only, the short way)
-            saved = self._saved
-            if not saved:
+            if not self._saved_values:
                 return ()  # (nothing kept: PyTorch lets such a node run again)
             if not dry_run:
-                self._saved = None
+                self._saved_values = None
                 self._released = True
-            return tuple(saved)
+            return tuple([name for name, _ in self._kept_saves])
         arrays = tuple([name for name in self.saved_arrays if name in self.__dict__])
-        names = tuple(self._saved) + arrays if self._saved else arrays
+        names = tuple([name for name, _ in self._kept_saves]) + arrays if self._saved_values else arrays
         if not names or dry_run:
             return names  # (nothing kept: PyTorch lets such a node run again)
-        self._saved = None
+        self._saved_values = None
         for name in arrays:
             del self.__dict__[name]
         self._released = True
