@@ -105,7 +105,8 @@ def broadcast_view(array, shape):
     ``np.broadcast_to`` is written in Python and costs several times the view it makes
     (``expand``, and the backward of every sum and mean, make one). For a C-contiguous array
     the view's strides are simple: 0 along every dimension that is added or of size 1, the
-    array's own stride elsewhere. (``setflags`` makes it read-only at a third of the cost of
+    array's own stride elsewhere. They are worked out once per layout and target shape
+    (``_broadcast_strides``). (``setflags`` makes the view read-only at a third of the cost of
     ``flags.writeable = False``.)
 
     Raises:
@@ -116,26 +117,43 @@ def broadcast_view(array, shape):
     array([[0., 1., 2.],
            [0., 1., 2.]])
     """
-    ndim = array.ndim
-    lead = len(shape) - ndim
-    if lead < 0 or not array.flags.c_contiguous or array.size == 0:
-        return np.broadcast_to(array, shape)
-    if ndim:
-        strides = [0] * lead
-        wanted = lead
-        for size, stride in zip(array.shape, array.strides):
-            if size == 1:
-                strides.append(0)  # (also where nothing is repeated: np.broadcast_to's strides)
-            elif size == shape[wanted]:
-                strides.append(stride)
-            else:
-                raise ValueError(f"cannot broadcast shape {array.shape} to {shape}")
-            wanted += 1
-    else:  # (a 0-d gradient spread over a shape: every sum's and mean's backward)
-        strides = (0,) * lead
+    # (shape, strides and itemsize fix whether the array is C-contiguous: a layout found
+    # here once is one the array constructor can view.)
+    key = (array.shape, array.strides, array.itemsize, shape)
+    strides = _strides_for.get(key)
+    if strides is None:
+        strides = _broadcast_strides(array, shape)
+        if strides is None:
+            return np.broadcast_to(array, shape)
+        if len(_strides_for) >= 1024:  # (a program with ever new shapes: start again)
+            _strides_for.clear()
+        _strides_for[key] = strides
     view = np.ndarray(shape, array.dtype, array, 0, strides)
     view.setflags(write=False)
     return view
+
+
+_strides_for = {}  # (shape, strides, itemsize, target shape) -> the strides of the broadcast view
+
+
+def _broadcast_strides(array, shape):
+    """The strides of ``array`` broadcast to ``shape``; None where the array constructor cannot
+    make that view (memory not in C order, or empty), so ``np.broadcast_to`` must."""
+    ndim = array.ndim
+    lead = len(shape) - ndim
+    if lead < 0 or not array.flags.c_contiguous or array.size == 0:
+        return None
+    strides = [0] * lead
+    wanted = lead
+    for size, stride in zip(array.shape, array.strides):
+        if size == 1:
+            strides.append(0)  # (also where nothing is repeated: np.broadcast_to's strides)
+        elif size == shape[wanted]:
+            strides.append(stride)
+        else:
+            raise ValueError(f"cannot broadcast shape {array.shape} to {shape}")
+        wanted += 1
+    return tuple(strides)
 
 
 # --- 4. no needless gradient copy ----------------------------------------------------------

@@ -31,9 +31,19 @@ class _State(threading.local):
     # saved tensors are handed as (plain_backward.gradient); None elsewhere.
     plain_formulas = None
     inference_mode = False
+    #: True while recording a node does more than link it: anomaly mode keeps a trace,
+    #: ``record_forward_inputs`` copies, ``saved_tensors_hooks`` pack. ``Node._connect`` reads
+    #: this one flag instead of those three (a thread-local read is not free); ``extras_changed``
+    #: keeps it, called wherever one of them is set.
+    node_extras = False
 
 
 _state = _State()
+
+
+def extras_changed():
+    """Bring ``_state.node_extras`` up to date after one of its three switches was set."""
+    _state.node_extras = bool(_state.anomaly_enabled or _state.record_forward_inputs or _state.saved_tensors_hooks)
 
 
 def is_grad_enabled():
@@ -260,9 +270,11 @@ class detect_anomaly:
         self._previous = (_state.anomaly_enabled, _state.anomaly_check_nan)
         _state.anomaly_enabled = True
         _state.anomaly_check_nan = self.check_nan
+        extras_changed()
 
     def __exit__(self, *exc_info):
         _state.anomaly_enabled, _state.anomaly_check_nan = self._previous
+        extras_changed()
         return False
 
 
@@ -278,6 +290,7 @@ class set_detect_anomaly(detect_anomaly):
         self._previous = (_state.anomaly_enabled, _state.anomaly_check_nan)
         _state.anomaly_enabled = bool(mode)
         _state.anomaly_check_nan = check_nan
+        extras_changed()
 
     def __enter__(self):
         pass
@@ -312,10 +325,12 @@ class record_forward_inputs:
     def __enter__(self):
         self._previous = _state.record_forward_inputs
         _state.record_forward_inputs = self.mode
+        extras_changed()
         return self
 
     def __exit__(self, *exc_info):
         _state.record_forward_inputs = self._previous
+        extras_changed()
         return False
 
 

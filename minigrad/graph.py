@@ -362,6 +362,23 @@ class Node:
                     break
         return result
 
+    @classmethod
+    def apply_as_view(cls, input, **params):
+        """``apply`` for a view op (``expand``, ``reshape``, ``t`` ...) that records: its result
+        shares ``input``'s memory and is marked as its view, as ``Tensor._become_view_of`` marks
+        every view (an empty result shares nothing and is not). For an op on one input, when
+        ``fast_path.records(input)`` is True (else ``fast_path.unrecorded_view`` is quicker): the
+        steps of ``apply`` for other ops (warnings, several inputs) are left out.
+        """
+        node = cls()
+        result = _new_tensor(_tensor.Tensor)
+        result._data = node.forward(input._data, **params)
+        if _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad)):
+            node._connect((input,), result, params)
+        if result._data.size:
+            result._become_view_of(input)
+        return result
+
     def _connect(self, inputs, result, params=None):
         """Link this node into the graph as the creator of ``result``."""
         self._sequence_nr = sequence_nr = next(_sequence)
@@ -405,7 +422,7 @@ class Node:
             if kept is None:
                 kept = self._kept(needs)
             self._kept_saves = kept
-            if _state.saved_tensors_hooks:
+            if _state.node_extras and _state.saved_tensors_hooks:
                 self._saved_values = [save(result, True) if position is None else save(inputs[position], False)
                                       for _, position in kept]
             else:  # the compact form (see "saved tensors, compact" above)
@@ -420,12 +437,13 @@ class Node:
                         t = inputs[position]
                         counter = t._version_counter
                         values.append((t, 0 if counter is None else counter.value))
-        if _state.anomaly_enabled:
-            self._forward_trace = forward_trace()
-        if _state.record_forward_inputs:
-            # Copies, so the forward can be re-run later even if an input is changed in place.
-            self._forward_inputs = (tuple([copy_for_replay(t._data) for t in inputs]),
-                                    {key: copy_for_replay(value) for key, value in (params or {}).items()})
+        if _state.node_extras:  # (one read for the three rare cases: see grad_mode)
+            if _state.anomaly_enabled:
+                self._forward_trace = forward_trace()
+            if _state.record_forward_inputs:
+                # Copies, so the forward can be re-run later even if an input is changed in place.
+                self._forward_inputs = (tuple([copy_for_replay(t._data) for t in inputs]),
+                                        {key: copy_for_replay(value) for key, value in (params or {}).items()})
 
     def forward(self, *arrays, **params):
         raise NotImplementedError(f"{type(self).__name__} must define forward")

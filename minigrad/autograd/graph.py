@@ -38,7 +38,7 @@ from .. import messages
 from ..engine import BackwardStep, execution_order, iter_backward, plan_backward
 from ..graph import (AccumulateGrad, GradientEdge, Node, RemovableHandle, SavedTensor, next_sequence_nr,
                      nodes_on_a_path, parents, walk)
-from ..grad_mode import _state, is_recording_forward_inputs, record_forward_inputs
+from ..grad_mode import _state, extras_changed, is_recording_forward_inputs, record_forward_inputs
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "BackwardStep", "iter_backward", "observe",
            "walk", "parents", "nodes_on_a_path", "plan_backward", "execution_order", "next_sequence_nr",
@@ -87,9 +87,11 @@ class saved_tensors_hooks:
         if _state.saved_tensors_hooks_disabled is not None:
             raise RuntimeError(_state.saved_tensors_hooks_disabled)
         _state.saved_tensors_hooks = _state.saved_tensors_hooks + ((self.pack_hook, self.unpack_hook),)
+        extras_changed()
 
     def __exit__(self, *exc_info):
         _state.saved_tensors_hooks = _state.saved_tensors_hooks[:-1]
+        extras_changed()
         return False
 
 

@@ -542,11 +542,11 @@ def reshape(input, *shape):
     if input._data.flags.c_contiguous:
         if not records(input):
             return unrecorded_view(View, input, shape)  # (fast_path: nothing to record)
-        return _as_view_of(View.apply(input, shape=shape), input, always=True)
+        return View.apply_as_view(input, shape=shape)
     if _reshaped_without_copy(input._data, shape):
         if not records(input):
             return unrecorded_view(View, input, shape)
-        return _as_view_of(View.apply(input, shape=shape, kind="ReshapeAliasBackward0"), input, always=True)
+        return View.apply_as_view(input, shape=shape, kind="ReshapeAliasBackward0")
     # As PyTorch: a contiguous copy (CloneBackward0), then a reshape of it that is not a view.
     return View.apply(clone(input), shape=shape, kind="UnsafeViewBackward0")
 
@@ -563,7 +563,7 @@ def view(input, *shape):
         raise RuntimeError(messages.VIEW_NOT_COMPATIBLE)
     if not records(input):
         return unrecorded_view(View, input, shape)  # (fast_path: nothing to record)
-    return _as_view_of(View.apply(input, shape=shape), input, always=True)
+    return View.apply_as_view(input, shape=shape)
 
 
 def contiguous(input):
@@ -615,7 +615,7 @@ def transpose(input, dim0, dim1):
     (d0,), (d1,) = normalize_dim(dim0, ndim), normalize_dim(dim1, ndim)
     if not records(input):
         return unrecorded_view(Transpose, input, d0, d1)  # (fast_path: nothing to record)
-    return _as_view_of(Transpose.apply(input, dim0=d0, dim1=d1), input, always=True)
+    return Transpose.apply_as_view(input, dim0=d0, dim1=d1)
 
 
 swapaxes = transpose
@@ -627,7 +627,7 @@ def t(input):
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {input.ndim}D")
     if not records(input):
         return unrecorded_view(T, input)  # (fast_path: nothing to record)
-    return _as_view_of(T.apply(input), input, always=True)
+    return T.apply_as_view(input)
 
 
 def permute(input, *dims):
@@ -642,7 +642,7 @@ def permute(input, *dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     if not records(input):
         return unrecorded_view(Permute, input, dims)  # (fast_path: nothing to record)
-    return _as_view_of(Permute.apply(input, dims=dims), input, always=True)
+    return Permute.apply_as_view(input, dims=dims)
 
 
 def numpy_T(input):
@@ -671,7 +671,7 @@ def squeeze(input, dim=None):
     dims = normalize_dim(dim, input.ndim)
     if not records(input):
         return unrecorded_view(Squeeze, input, dims)  # (fast_path: nothing to record)
-    return _as_view_of(Squeeze.apply(input, dim=dims, dim_was_tuple=dim_was_tuple), input, always=True)
+    return Squeeze.apply_as_view(input, dim=dims, dim_was_tuple=dim_was_tuple)
 
 
 def _squeeze_(input, dim):
@@ -708,7 +708,7 @@ def unsqueeze(input, dim):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
     if not records(input):
         return unrecorded_view(Unsqueeze, input, dim % rank)  # (fast_path: nothing to record)
-    return _as_view_of(Unsqueeze.apply(input, dim=dim % rank), input, always=True)
+    return Unsqueeze.apply_as_view(input, dim=dim % rank)
 
 
 def expand(input, *sizes):
@@ -731,7 +731,7 @@ def expand(input, *sizes):
     try:
         if not records(input):
             return unrecorded_view(Expand, input, shape)  # (fast_path: nothing to record)
-        return _as_view_of(Expand.apply(input, shape=shape), input, always=True)
+        return Expand.apply_as_view(input, shape=shape)
     except ValueError:
         # (PyTorch names the last dimension that does not fit)
         dim = max(i for i, n in enumerate(input.shape) if n != 1 and n != shape[lead + i]) + lead
@@ -873,10 +873,11 @@ def _index(input, index, kind, view=False):
     """``Index`` applied, with PyTorch's errors; ``view``: the index is basic and selects something,
     so the result is always a view of ``input``."""
     try:
-        if view and not records(input):
-            return unrecorded_view(Index, input, index)  # (fast_path: nothing to record)
-        result = Index.apply(input, index=index, kind=kind)
-        return _as_view_of(result, input, always=True) if view else result
+        if view:
+            if not records(input):
+                return unrecorded_view(Index, input, index)  # (fast_path: nothing to record)
+            return Index.apply_as_view(input, index=index, kind=kind)
+        return Index.apply(input, index=index, kind=kind)
     except IndexError as e:
         if str(e).startswith("boolean index did not match"):
             raise IndexError(_mask_mismatch(input.shape, index)) from None

@@ -54,10 +54,15 @@ def test_the_fast_way_gives_what_the_node_way_gives(name, requires_grad, monkeyp
     op = VIEWS[name]
     applied = []
     real_apply = minigrad.graph.Node.apply.__func__
+    real_apply_as_view = minigrad.graph.Node.apply_as_view.__func__
 
     def spy(cls, *inputs, **params):
         applied.append(cls.__name__)
         return real_apply(cls, *inputs, **params)
+
+    def spy_as_view(cls, input, **params):
+        applied.append(cls.__name__)
+        return real_apply_as_view(cls, input, **params)
 
     def run():
         x = _input(minigrad, requires_grad)
@@ -66,6 +71,7 @@ def test_the_fast_way_gives_what_the_node_way_gives(name, requires_grad, monkeyp
             return _seen(op(x), x)
 
     monkeypatch.setattr(minigrad.graph.Node, "apply", classmethod(spy))
+    monkeypatch.setattr(minigrad.graph.Node, "apply_as_view", classmethod(spy_as_view))
     fast = run()
     assert applied == [], "a view op that records nothing went through Node.apply"
     monkeypatch.setattr(shape, "records", lambda input: True)
@@ -157,3 +163,38 @@ def test_an_unrecorded_view_fails_as_pytorchs(name, torch):
         return type(info.value), pytorch_part(info.value)
 
     assert failure(minigrad) == failure(torch)
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_a_recorded_view_is_a_view_as_pytorchs(name, torch):
+    # Node.apply_as_view: the recorded way of the same ops (the result marked as a view, the node linked).
+    op = VIEWS[name]
+
+    def seen(lib):
+        x = _input(lib, True)
+        y = op(x)
+        shared_base = y._base is x or (y._base is not None and y._base is x._base)
+        graph = (y.requires_grad, y.is_leaf, y.grad_fn.name(), y._version == x._version)
+        weights = lib.arange(1.0, y.numel() + 1.0).reshape(y.shape)
+        (y * weights).sum().backward()
+        return y.tolist(), tuple(y.shape), shared_base, graph, x.grad.tolist()
+
+    assert seen(minigrad) == seen(torch)
+
+
+@pytest.mark.parametrize("name", VIEWS)
+def test_a_recorded_view_is_what_apply_makes_of_it(name, monkeypatch):
+    # The way apply_as_view shortens: Node.apply, then ops/shape._as_view_of.
+    op = VIEWS[name]
+
+    def seen():
+        x = _input(minigrad, True)
+        y = op(x)
+        node, (child, _) = y.grad_fn, y.grad_fn.next_functions[0]
+        with minigrad.no_grad():  # (so that _seen may read the arrays)
+            return _seen(y, x), node.name(), node.sequence_nr > child.sequence_nr or child.variable is x
+
+    quick = seen()
+    monkeypatch.setattr(minigrad.graph.Node, "apply_as_view", classmethod(
+        lambda cls, input, **params: shape._as_view_of(cls.apply(input, **params), input, always=True)))
+    assert seen() == quick
