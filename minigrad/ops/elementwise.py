@@ -19,7 +19,7 @@ def _binary(node_class, a, b, **params):
     if not (isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype):
         a, b = promote(a, b, node_class.__name__.lower())
     try:
-        return node_class.apply(a, b, **params)
+        return node_class.apply(a, b, **params) if params else node_class.apply(a, b)  # (a plain call costs less)
     except ValueError:
         try:
             np.broadcast_shapes(a._data.shape, b._data.shape)
