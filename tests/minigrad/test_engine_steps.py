@@ -136,7 +136,8 @@ def test_a_failing_node_in_preview_raises_as_backward_would():
     assert x.grad is None
 
 
-@settings(max_examples=40, deadline=None, derandomize=True, database=None)  # (the same programs every run: CI must not flake)
+# (The same programs every run: CI must not flake.)
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
 @given(programs())
 def test_preview_of_random_programs_matches_a_real_backward(program):
     """Two runs of one program make two identical graphs: preview one, run backward on the other."""
