@@ -1,0 +1,80 @@
+"""softmax (and log_softmax) against PyTorch: every path of ops/nn._stable_softmax.
+
+Along the last dim of a float32/float64 array the sums are BLAS products with ones and a vector's
+max is read at its argmax; elsewhere the ufuncs' reductions; float16 is computed in float32 and
+rounded once, as PyTorch's kernel does; an empty tensor gives an empty result. Values, dtypes,
+nan and inf patterns and gradients must be PyTorch's (to the dtype's rounding: neither library
+promises the last bit of a sum).
+"""
+
+import numpy as np
+import pytest
+
+import minigrad
+
+SHAPES_AND_DIMS = [((16,), 0), ((16,), -1), ((4, 4), 1), ((4, 4), 0), ((128, 10), -1), ((2, 3, 5), 2),
+                   ((2, 3, 5), 1), ((2, 3, 5), 0), ((1000,), 0), ((1, 1), 1), ((), 0)]
+EMPTY = [((3, 0), 1), ((0, 3), 1), ((0, 3), 0), ((2, 0, 4), 2), ((0,), 0)]
+# (relative, absolute) tolerance per dtype: a few units in the last place of the result
+TOLERANCE = {np.float32: (4e-6, 1e-7), np.float64: (1e-14, 1e-300), np.float16: (1e-3, 1e-6)}
+
+
+def _both(torch, x, op, dim):
+    mine = getattr(minigrad.tensor(x), op)(dim)
+    theirs = getattr(torch.tensor(x), op)(dim)
+    return mine.numpy(), theirs.numpy()
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16], ids=["float32", "float64", "float16"])
+@pytest.mark.parametrize("shape,dim", SHAPES_AND_DIMS, ids=[f"{s}-dim{d}" for s, d in SHAPES_AND_DIMS])
+def test_softmax_values_are_pytorchs(shape, dim, dtype, torch):
+    rng = np.random.default_rng(len(shape) * 10 + dim)
+    x = (rng.standard_normal(shape) * 4).astype(dtype)
+    mine, theirs = _both(torch, x, "softmax", dim)
+    assert mine.dtype == theirs.dtype and mine.shape == theirs.shape
+    rtol, atol = TOLERANCE[dtype]
+    np.testing.assert_allclose(mine.astype(np.float64), theirs.astype(np.float64), rtol=rtol, atol=atol)
+
+
+@pytest.mark.parametrize("op", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("shape,dim", EMPTY, ids=[f"{s}-dim{d}" for s, d in EMPTY])
+def test_an_empty_tensor_gives_an_empty_result_and_gradient(shape, dim, op, torch):
+    def run(lib):
+        x = lib.zeros(shape, requires_grad=True)
+        y = getattr(x, op)(dim)
+        y.sum().backward()
+        return tuple(y.shape), str(y.dtype).split(".")[-1], tuple(x.grad.shape)
+
+    assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("row", [[1.0, np.nan, 2.0], [np.inf, 1.0, 0.0], [-np.inf, 1.0, 0.0], [-np.inf] * 3,
+                                 [np.inf, np.inf, 1.0], [1e30, 1e30, -1e30], [-1e30, 0.0, 0.0]])
+def test_nan_and_inf_come_out_where_pytorchs_do(row, torch):
+    x = np.array(row, np.float32)
+    for array, dim in [(x, 0), (np.stack([x, x]), 1), (np.stack([x, x]).T.copy(), 0)]:
+        mine, theirs = _both(torch, array, "softmax", dim)
+        np.testing.assert_array_equal(np.isnan(mine), np.isnan(theirs))
+        np.testing.assert_allclose(np.nan_to_num(mine), np.nan_to_num(theirs), rtol=4e-6)
+
+
+@pytest.mark.parametrize("shape,dim", [((16,), 0), ((8, 10), 1), ((8, 10), 0), ((2, 3, 4), -1)])
+def test_the_gradient_is_pytorchs(shape, dim, torch):
+    rng = np.random.default_rng(7)
+    x, weights = rng.standard_normal(shape).astype(np.float32), rng.standard_normal(shape).astype(np.float32)
+
+    def grad(lib):
+        t = lib.tensor(x, requires_grad=True)
+        (t.softmax(dim) * lib.tensor(weights)).sum().backward()
+        return t.grad.numpy()
+
+    np.testing.assert_allclose(grad(minigrad), grad(torch), rtol=1e-5, atol=1e-7)
+
+
+def test_vectors_of_ones_are_kept_apart_by_dtype(torch):
+    # (The sums' vectors of ones are cached by length and dtype: a float64 row after a float32 one.)
+    x = np.linspace(-3, 3, 7)
+    for dtype in (np.float32, np.float64, np.float32):
+        mine, theirs = _both(torch, x.astype(dtype), "softmax", 0)
+        assert mine.dtype == theirs.dtype
+        np.testing.assert_allclose(mine, theirs, rtol=TOLERANCE[dtype][0])
