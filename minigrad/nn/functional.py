@@ -425,8 +425,8 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     # NB: PyTorch runs NllLoss2d on the (N, C, d1, ...) tensor; minigrad moves the classes last and
     # flattens to (N * d1 * ..., C) first (same values and gradients, a few view nodes more).
     if target.shape != (input.shape[0],) + input.shape[2:]:
-        raise RuntimeError(f"Expected target size {messages.format_size((input.shape[0],) + input.shape[2:])}, "
-                           f"got {messages.format_size(target.shape)}")
+        raise RuntimeError(f"Expected target size {messages.format_shape((input.shape[0],) + input.shape[2:])}, "
+                           f"got {messages.format_shape(target.shape)}")
     flat_input, flat_target, out_shape = _flatten_classes(input, target)
     loss = ops.nll_loss(flat_input, flat_target, weight, ignore_index, reduction, spatial=True)
     return loss.view(out_shape) if reduction == "none" else loss
