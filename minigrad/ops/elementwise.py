@@ -761,6 +761,7 @@ class RemainderTensor(Node):
     may_warn = True
 
     saves = ("self", "other")
+    saved_for = {"self": (1,), "other": (1,)}  # (only y's gradient reads them)
 
     def name(self):
         return "RemainderBackward1"
@@ -868,6 +869,25 @@ class Fmod(Node):
 
     def backward(self, grad):
         return grad
+
+
+class FmodTensor(Node):
+    """z = x - trunc(x / y) * y (C's fmod)        grad_x = grad,  grad_y = -grad * trunc(x / y)"""
+
+    may_warn = True
+
+    saves = ("self", "other")
+    saved_for = {"self": (1,), "other": (1,)}  # (only y's gradient reads them)
+
+    def name(self):
+        return "FmodBackward1"
+
+    def forward(self, x, y):
+        return np.fmod(x, y)
+
+    def backward(self, grad):
+        x, y = self.saved_tensors
+        return grad, (-grad * Tensor._wrap(np.trunc(x._data / y._data)) if self.needs_input_grad[1] else None)
 
 
 class Logit(Node):
@@ -1414,7 +1434,9 @@ logit = _float_unary(Logit)
 def fmod(input, other):
     """C's remainder: ``x - trunc(x / other) * other``, with the sign of ``x`` (``%`` has the divisor's)."""
     if isinstance(other, Tensor):
-        raise NotImplementedError("minigrad's fmod takes a number as other, not a tensor")
+        a, b = promote(input, other, "fmod")
+        _no_integer_division_by_zero(b)
+        return _binary(FmodTensor, a, b)
     check_operand("fmod", other)
     a, b = promote(input, other, "fmod")
     _no_integer_division_by_zero(b)

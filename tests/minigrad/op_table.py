@@ -654,6 +654,8 @@ OPS = [
       lambda x: np.trunc(x / 0.7), (uniform((2, 3), avoid=(-1.4, -0.7, 0.0, 0.7, 1.4)),)),
     C("fmod(x, 0.7)", lambda lib, x: lib.fmod(x, 0.7), lambda x: np.fmod(x, 0.7),
       (uniform((2, 3), avoid=(-1.4, -0.7, 0.0, 0.7, 1.4)),)),
+    C("fmod(x, y)", lambda lib, x, y: lib.fmod(x, y), np.fmod, (uniform((2, 3), (3,), low=0.6, high=2.0),)),
+    C("x % y", lambda lib, x, y: x % y, np.mod, (uniform((2, 3), (3,), low=0.6, high=2.0),)),
     C("x.logit()", lambda lib, x: x.logit(), lambda x: np.log(x / (1 - x)), (uniform((2, 3), low=0.2, high=0.8),)),
     C("xlogy(x, y)", lambda lib, x, y: lib.xlogy(x, y), lambda x, y: x * np.log(y), (uniform((2, 3)), positive((3,)))),
     C("logaddexp(x, y)", lambda lib, x, y: lib.logaddexp(x, y), np.logaddexp, (uniform((2, 3), (2, 3)),)),

@@ -295,6 +295,23 @@ def test_saved_self_and_other_are_the_inputs(torch):
     assert run(minigrad) == run(torch) == (True, True)
 
 
+@pytest.mark.parametrize("op", ["remainder", "fmod"])
+def test_remainder_and_fmod_keep_their_inputs_only_for_the_divisors_gradient(op, torch):
+    """Only grad_other reads self and other (-grad * floor or trunc of self / other): PyTorch keeps
+    neither when other needs no gradient."""
+
+    def run(lib):
+        kept = []
+        for x_grad, y_grad in [(True, False), (False, True), (True, True)]:
+            x = lib.tensor([5.5, -5.5], requires_grad=x_grad)
+            y = lib.tensor([2.0, -4.0], requires_grad=y_grad)
+            node = getattr(lib, op)(x, y).grad_fn
+            kept.append((node.name(), node._saved_self is None, node._saved_other is None))
+        return kept
+
+    assert run(minigrad) == run(torch)
+
+
 def test_saved_result_equals_the_output(torch):
     """ExpBackward0 saves its output: _saved_result has the output's values, as in PyTorch."""
 
