@@ -35,7 +35,7 @@ from .ops import (
     bitwise_and, bitwise_not, bitwise_or, bitwise_xor, bmm, broadcast_to, cat, ceil, chunk, clamp, clamp_max,
     clamp_min, clip, clone, cos, cosh, count_nonzero, cross_entropy, cumprod, cumsum, diag, diff, div, dot,
     einsum, eq, exp, exp2, exp_, expand, expm1, fix, flatten, flip, floor, floor_divide, fmod, frac, gather,
-    ge, gt, hstack, hypot, index_fill, index_select, isfinite, isinf, isnan, le, lerp, log, log10, log1p, log2,
+    ge, gt, hstack, hypot, index_add, index_fill, index_select, isfinite, isinf, isnan, le, lerp, log, log10, log1p, log2,
     log_softmax, logaddexp, logical_and, logical_not, logical_or, logit, logsumexp, lt, masked_fill, matmul,
     max, maximum, mean, median, meshgrid, min, minimum, mm, moveaxis, movedim, mul, multinomial, mv,
     nan_to_num, nansum, narrow, ne, neg, negative, nonzero, norm, outer, permute, positive, pow, prod,

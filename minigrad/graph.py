@@ -616,7 +616,9 @@ class Node:
         return tensor if tensor is not None and tensor._grad_fn is self else None
 
     def __repr__(self):
-        return f"<{self.name()} object at {id(self):#x}>"  # PyTorch's repr, address included
+        # PyTorch's repr, address included; a name in a namespace (torch::autograd::CopySlices)
+        # shows its class name alone, as in PyTorch.
+        return f"<{self.name().split('::')[-1]} object at {id(self):#x}>"
 
 
 class AccumulateGrad(Node):

@@ -20,7 +20,7 @@ from .inplace import (
     floor_, frac_, hypot_, lerp_, log1p_, log2_, log10_, log_, masked_fill_, neg_, pow_, reciprocal_, relu_,
     remainder_, round_, rsqrt_, sigmoid_, sign_, sin_, sinh_, sqrt_, square_, tan_, tanh_, trunc_,
 )
-from .inplace import index_fill_, scatter_, scatter_add_
+from .inplace import index_add_, index_fill_, scatter_, scatter_add_
 from .sampling import (
     bernoulli, bernoulli_, cauchy_, exponential_, geometric_, log_normal_, multinomial, normal_, random_, uniform_,
 )
@@ -42,7 +42,7 @@ from .shape import argwhere, bincount, count_nonzero, nonzero, unique
 from .elementwise import addcdiv, addcmul, fmod, logaddexp, logit, negative, positive, true_divide, xlogy
 from .reduce import cumprod, median, nansum
 from .elementwise import nan_to_num, sgn
-from .shape import index_fill, scatter, scatter_add, take_along_dim
+from .shape import index_add, index_fill, scatter, scatter_add, take_along_dim
 from .shape import ravel, select
 from .shape import (
     atleast_1d, atleast_2d, broadcast_to, diff, hstack, meshgrid, moveaxis, movedim, tril_indices, triu_indices, vstack,
@@ -74,5 +74,5 @@ TENSOR_METHODS = (
     "addcdiv", "addcmul", "fmod", "logaddexp", "logit", "negative", "positive", "true_divide", "xlogy", "cumprod",
     "diff", "moveaxis", "movedim", "broadcast_to", "median", "nansum",
     "nan_to_num", "sgn", "index_fill", "scatter", "scatter_add", "take_along_dim",
-    "index_fill_", "scatter_", "scatter_add_", "select", "ravel",
+    "index_fill_", "scatter_", "scatter_add_", "select", "ravel", "index_add", "index_add_",
 )

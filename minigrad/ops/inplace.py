@@ -165,8 +165,8 @@ pow_, atan2_, hypot_, remainder_, lerp_ = (_in_place_form(f) for f in (
     elementwise.pow, elementwise.atan2, elementwise.hypot, elementwise.remainder, elementwise.lerp))
 clamp_min_, clamp_max_ = _in_place_form(elementwise.clamp_min), _in_place_form(elementwise.clamp_max)
 masked_fill_ = _in_place_form(shape.masked_fill)
-scatter_, scatter_add_, index_fill_ = (_in_place_form(f) for f in (shape.scatter, shape.scatter_add,
-                                                                   shape.index_fill))
+scatter_, scatter_add_, index_fill_, index_add_ = (_in_place_form(f) for f in (
+    shape.scatter, shape.scatter_add, shape.index_fill, shape.index_add))
 
 
 class Fill(Node):
@@ -254,8 +254,29 @@ def setitem_(input, index, value):
     try:
         result = SetItem.apply(source, value, index=index)
     except ValueError as e:
+        _raise_value_does_not_fit(input, index, value)
         raise RuntimeError(str(e)) from None
     return _write(input, result)
+
+
+def _raise_value_does_not_fit(input, index, value):
+    """PyTorch's error for ``x[index] = value`` whose value does not fit: it copies the value, with
+    its leading size-1 dims dropped, into ``x[index]`` by ``expand``, whose error says why it cannot.
+    (Returns if expand would fit: then the error was another one.)"""
+    try:
+        target = input._data[index].shape
+    except (IndexError, ValueError):
+        return
+    kept = value.detach()
+    while kept.ndim and kept.shape[0] == 1:
+        kept = kept[0]
+    if not shape._index_kind(index, input.shape)[1]:  # an integer-array or mask index: index_put_'s words
+        if len(kept.shape) > len(target) or any(
+                v != 1 and v != t for v, t in zip(reversed(kept.shape), reversed(target))):
+            raise RuntimeError(f"shape mismatch: value tensor of shape {messages.format_shape(kept.shape)} cannot "
+                               f"be broadcast to indexing result of shape {messages.format_shape(target)}")
+        return
+    shape.expand(kept, target)
 
 
 def is_floating_point(input):

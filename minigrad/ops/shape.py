@@ -1536,6 +1536,29 @@ class ScatterAddTo(Node):
         return grad, _zero_padded_gather(grad, self._array("index"), self.dim, self._input_meta[1][0])
 
 
+class IndexAdd(Node):
+    """z = x with alpha * source's slices added at index along dim (a repeated index adds twice)
+    grad_x = grad,  grad_source = alpha * grad's slices at index (index_select)"""
+
+    may_warn = True
+
+    input_names = ("self", "source")
+    saved_arrays = ("index",)
+    saved_params = ("dim", "alpha", "source_dim")
+
+    def forward(self, x, source, index, dim, alpha):
+        self.index, self.dim, self.alpha, self.source_dim = index, dim, alpha, source.ndim
+        out = x.copy()
+        np.add.at(out.reshape(out.shape or (1,)), (slice(None),) * dim + (index,),
+                  (source if alpha == 1 else source * alpha).reshape(source.shape or (1,)))
+        return out
+
+    def backward(self, grad):
+        picked = grad.reshape(grad.shape or (1,)).index_select(self.dim, Tensor._wrap(self._array("index")))
+        picked = picked.reshape(()) if not self.source_dim else picked
+        return grad, (picked if self.alpha == 1 else picked * self.alpha)
+
+
 def _zero_padded_gather(grad, index, dim, src_shape):
     """gather(grad, dim, index), placed in zeros of src's shape (src may be larger than index)."""
     picked = Gather.apply(grad, index=index, dim=dim)
@@ -1577,6 +1600,45 @@ def scatter_add(input, dim, index, src):
     """``input`` with ``src`` added at ``index`` along ``dim`` (repeated indices add up)."""
     axis, where = _scatter_checks("scatter_add", input, dim, index)
     return ScatterAddTo.apply(input, src, index=where, dim=axis)
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """``input`` with ``alpha * source`` added at the positions ``index`` along ``dim``: slice ``i``
+    of ``source`` goes to position ``index[i]`` (a position named twice gets both).
+
+    >>> import minigrad
+    >>> minigrad.zeros(3).index_add(0, minigrad.tensor([0, 0, 2]), minigrad.tensor([1.0, 2.0, 3.0]))
+    tensor([3., 0., 3.])
+    """
+    if not isinstance(index, Tensor):
+        raise TypeError(f"index_add(): argument 'index' (position 2) must be Tensor, not {type(index).__name__}")
+    axis = _dim(dim, input)
+    where = index._data
+    if where.dtype.kind not in "iu":
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{dtypes.SCALAR_TYPE_NAMES[index.dtype]}")
+    if where.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {where.ndim} with type: "
+                         f"{dtypes.SCALAR_TYPE_NAMES[index.dtype]} and size: {messages.format_shape(index.shape)}")
+    if source._data.dtype != input._data.dtype:
+        raise RuntimeError(f"index_add_(): self ({dtypes.SCALAR_TYPE_NAMES[input.dtype]}) and source "
+                           f"({dtypes.SCALAR_TYPE_NAMES[source.dtype]}) must have the same scalar type")
+    where = where.reshape(-1)
+    source_size = source.shape[axis] if source.ndim else 1
+    if where.size != source_size:
+        raise RuntimeError(f"index_add_(): Number of indices ({where.size}) should be equal to source.size(dim): "
+                           f"({source_size}), for dim: {axis}")
+    if input.ndim != source.ndim or any(a != b for d, (a, b) in enumerate(zip(input.shape, source.shape)) if d != axis):
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {messages.format_shape(input.shape)} "
+                           f"source.shape = {messages.format_shape(source.shape)}")
+    size = input.shape[axis] if input.ndim else 1
+    bad = where[(where < 0) | (where >= size)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {axis} with size {size}")
+    if input._data.dtype.kind in "iub":
+        alpha = int(alpha)  # (as PyTorch: alpha takes the integer tensor's type)
+    return IndexAdd.apply(input, source, index=where, dim=axis, alpha=alpha)
 
 
 def index_fill(input, dim, index, value):

@@ -377,3 +377,17 @@ def test_small_expressions_make_pytorchs_graph_node_for_node(expression, torch):
     assert mine[0] == theirs[0]
     np.testing.assert_allclose(mine[1], theirs[1], rtol=1e-6)
     np.testing.assert_allclose(mine[2], theirs[2], rtol=1e-6)
+
+
+def test_the_repr_of_a_node_named_in_a_namespace_shows_its_class_name(torch):
+    """CopySlices and CopyBackwards are named torch::autograd::...; their repr, as PyTorch's, is not."""
+
+    def run(lib):
+        a = lib.ones(4, requires_grad=True)
+        b = a * 2
+        b[1:3] = b[1:3] * 5
+        c = lib.zeros(2)
+        c.copy_(a[:2])
+        return [(repr(node).split(" object at ")[0], node.name()) for node in (b.grad_fn, c.grad_fn)]
+
+    assert run(minigrad) == run(torch)

@@ -408,3 +408,24 @@ def _detach_zero_then_backward(lib):
     h = x.exp()
     h.detach().zero_()
     h.sum().backward()
+
+
+# A value that does not fit x[index]: PyTorch copies it by expand (basic index) or index_put_ (an
+# integer-array or mask index), and says so in those ops' words; a fitting one writes.
+VALUES_FOR_INDEX = [((3,), 0), ((2, 4), 0), ((4, 1), 0), ((2, 3), (slice(0, 2), slice(0, 2))), ((2, 5), slice(None)),
+                    ((1, 4), 0), ((1, 1, 4), 0), ((1, 3, 4), slice(None)), ((5,), [0, 1]), ((1, 5), [0, 1]),
+                    ((2, 1, 4), [0, 1]), ((1, 2, 4), [0, 1]), ((2,), "mask"), ((1,), "mask")]
+
+
+@pytest.mark.parametrize("value_shape, index", VALUES_FOR_INDEX, ids=[f"{v}-{i}" for v, i in VALUES_FOR_INDEX])
+def test_setitem_of_a_value_that_does_not_fit_is_pytorchs_error(value_shape, index, torch):
+    def outcome(lib):
+        x = lib.zeros(3, 4)
+        where = x == 0 if isinstance(index, str) else index
+        try:
+            x[where] = lib.ones(*value_shape)
+        except RuntimeError as error:
+            return in_minigrad_words(str(error).split("\n\n")[0]) if lib is torch else str(error).split("\n\n")[0]
+        return x.sum().item()
+
+    assert outcome(minigrad) == outcome(torch)
