@@ -381,6 +381,9 @@ EINSUM_FORM = "minigrad's einsum does not support the equation '{equation}' ({wh
 # Random numbers (random.py, creation.py's rand/randn/..., Tensor.uniform_/normal_/...).
 # PyTorch prints the numbers in these with C++'s default stream format, which is Python's "g".
 NOT_IMPLEMENTED_FOR_DTYPE = "\"{kernel}\" not implemented for '{dtype}'"
+SOFTMAX_OF_INTEGERS = _hint(
+    NOT_IMPLEMENTED_FOR_DTYPE,
+    "softmax works on floating-point numbers; convert first (x.float()), or pass dtype=minigrad.float32.")
 SEED_OVERFLOW = "Overflow when unpacking long long"
 NOT_A_GENERATOR = "generator= must be a minigrad.Generator, not {type}"
 RNG_STATE_SIZE = "Expected a CPUGeneratorImplState of size 5056 but found the input RNG state size to be {size}"

@@ -632,14 +632,29 @@ def softmax(input, dim=None, dtype=None):
     """Exponentiate and normalize along ``dim`` so each slice sums to 1."""
     if dtype is not None:
         input = input.to(dtype)
-    return Softmax.apply(input, dim=_dim(dim, input))
+    axis = _dim(dim, input)
+    if input._data.dtype.kind != "f":
+        _no_integer_softmax("softmax", input, axis)
+    return Softmax.apply(input, dim=axis)
 
 
 def log_softmax(input, dim=None, dtype=None):
     """``log(softmax(input))``, computed stably."""
     if dtype is not None:
         input = input.to(dtype)
-    return LogSoftmax.apply(input, dim=_dim(dim, input))
+    axis = _dim(dim, input)
+    if input._data.dtype.kind != "f":
+        _no_integer_softmax("log_softmax", input, axis)
+    return LogSoftmax.apply(input, dim=axis)
+
+
+def _no_integer_softmax(name, input, axis):
+    """PyTorch's error for (log_)softmax of integers or bools (its kernel's name, by the dim), unless
+    there is nothing to compute (an empty tensor keeps its dtype); pass ``dtype=`` to convert first."""
+    if input._data.size:
+        kernel = f"{name}_lastdim_kernel_impl" if axis >= input.ndim - 1 else f"{name}_kernel_impl"
+        raise NotImplementedError(messages.SOFTMAX_OF_INTEGERS.format(
+            kernel=kernel, dtype=dtypes.SCALAR_TYPE_NAMES.get(dtypes.of(input.dtype), str(input.dtype))))
 
 
 def mse_loss(input, target, reduction="mean"):

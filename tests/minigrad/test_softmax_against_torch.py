@@ -78,3 +78,36 @@ def test_vectors_of_ones_are_kept_apart_by_dtype(torch):
         mine, theirs = _both(torch, x.astype(dtype), "softmax", 0)
         assert mine.dtype == theirs.dtype
         np.testing.assert_allclose(mine, theirs, rtol=TOLERANCE[dtype][0])
+
+
+INTEGER_CASES = [("softmax", "long", (1, 2), 0), ("log_softmax", "long", (1, 2), 0), ("softmax", "long", (1, 2), 1),
+                 ("log_softmax", "long", (1, 2), -1), ("softmax", "bool", (1, 1), 1), ("softmax", "int32", (3,), 0),
+                 ("softmax", "long", (), 0), ("softmax", "long", (0,), 0), ("log_softmax", "long", (2, 0), 1)]
+
+
+@pytest.mark.parametrize("op,dtype,shape,dim", INTEGER_CASES, ids=[f"{c[0]}-{c[1]}-{c[2]}-dim{c[3]}" for c in INTEGER_CASES])
+def test_integers_are_pytorchs_not_implemented_error(op, dtype, shape, dim, torch):
+    # (log_softmax of integers used to return float64 numbers; softmax raised NumPy's casting error.)
+    def outcome(lib):
+        x = lib.ones(shape, dtype=getattr(lib, dtype))
+        seen = []
+        for call in (lambda: getattr(x, op)(dim), lambda: getattr(lib.nn.functional, op)(x, dim)):
+            try:
+                result = call()
+            except NotImplementedError as error:
+                seen.append(("NotImplementedError", str(error).split("\n\n")[0]))
+            else:
+                seen.append((tuple(result.shape), str(result.dtype).split(".")[-1]))
+        return seen
+
+    assert outcome(minigrad) == outcome(torch)
+
+
+def test_dtype_converts_integers_first(torch):
+    def run(lib):
+        x = lib.tensor([1, 2, 3])
+        return lib.softmax(x, 0, dtype=lib.float32).tolist(), lib.nn.functional.log_softmax(x, 0, dtype=lib.float64).tolist()
+
+    mine, theirs = run(minigrad), run(torch)
+    np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-6)
+    np.testing.assert_allclose(mine[1], theirs[1], rtol=1e-12)
