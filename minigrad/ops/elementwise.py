@@ -352,7 +352,7 @@ class Relu(Node):
     saves = ("result",)
 
     def forward(self, x):
-        return np.maximum(x, 0)
+        return np.maximum(0, x)  # (NumPy keeps its second argument on a tie: relu(-0.) is -0., as PyTorch's)
 
     def backward(self, grad):
         (z,) = self.saved_tensors
@@ -407,6 +407,8 @@ class Sign(Node):
 
     def forward(self, x, kind="SignBackward0"):
         self.kind = kind
+        if x.dtype.kind == "f":  # (as PyTorch: (x > 0) - (x < 0), so the sign of nan is 0, not NumPy's nan)
+            return np.subtract(x > 0, x < 0, dtype=x.dtype)
         return np.sign(x)
 
     def backward(self, grad):
@@ -424,7 +426,10 @@ class Clamp(Node):
 
     def forward(self, x, min=None, max=None, kind="ClampBackward1"):
         self.min, self.max, self.kind = min, max, kind
-        return np.clip(x, min, max)
+        # (x as NumPy's second argument, which it keeps on a tie: clamp(-0., min=0) is -0., as PyTorch's)
+        if min is not None:
+            x = np.maximum(min, x)
+        return x if max is None else np.minimum(max, x)
 
     def backward(self, grad):
         (x,) = self.saved_tensors
@@ -442,7 +447,7 @@ class Maximum(Node):
     saves = ("self", "other")
 
     def forward(self, x, y):
-        return np.maximum(x, y)
+        return np.maximum(y, x)  # (PyTorch keeps x on a tie, maximum(-0., 0.) is -0.; NumPy its second argument)
 
     def backward(self, grad):
         x, y = self.saved_tensors
@@ -456,7 +461,7 @@ class Minimum(Node):
     saves = ("self", "other")
 
     def forward(self, x, y):
-        return np.minimum(x, y)
+        return np.minimum(y, x)  # (as Maximum: x on a tie)
 
     def backward(self, grad):
         x, y = self.saved_tensors
@@ -823,7 +828,7 @@ class ClampTensor(Node):
         return "ClampBackward0"
 
     def forward(self, x, lo, hi):
-        return np.minimum(np.maximum(x, lo), hi)
+        return np.minimum(hi, np.maximum(lo, x))  # (x kept on a tie, as Clamp's)
 
     def backward(self, grad):
         x, lo, hi = (t._data for t in self.saved_tensors)
@@ -1126,8 +1131,7 @@ def clamp(input, min=None, max=None):
             if isinstance(bound, float) or (isinstance(bound, Tensor) and bound._data.dtype.kind == "f"):
                 input = input.to(dtypes.default_float)
                 break
-    for bound in (min, max):
-        checked_number(bound, input._data.dtype)
+    min, max = checked_number(min, input._data.dtype), checked_number(max, input._data.dtype)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
         lo = as_tensor(-np.inf if min is None else min, input.dtype)
         hi = as_tensor(np.inf if max is None else max, input.dtype)

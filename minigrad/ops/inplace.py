@@ -228,7 +228,7 @@ def zero_(input):
 
 def fill_(input, value):
     """Fill with ``value``, in place."""
-    checked_number(value, input._data.dtype)
+    value = checked_number(value, input._data.dtype)
     _check_allowed(input)
     return _write(input, Fill.apply(input, value=value))
 

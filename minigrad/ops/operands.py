@@ -50,7 +50,7 @@ def as_tensor(value, dtype=None):
 
 #: PyTorch's C++ names of the dtypes, in its error for a number that does not fit one.
 _CPP_TYPE_NAMES = {"float32": "float", "float64": "double", "float16": "c10::Half", "int8": "int8_t",
-                   "int16": "int16_t", "int32": "int", "int64": "int64_t"}
+                   "int16": "int16_t", "int32": "int", "int64": "int64_t", "uint8": "uint8_t"}
 
 
 def checked_number(value, dtype):
@@ -69,12 +69,32 @@ def checked_number(value, dtype):
     elif dtype.kind == "i":
         bounds = np.iinfo(dtype)
         too_large = not int(bounds.min) <= number <= int(bounds.max)
+    elif dtype.kind == "u" and isinstance(number, int):
+        # As C++ (and PyTorch): a negative number whose size fits wraps around (-1 is 255 in uint8).
+        largest = int(np.iinfo(dtype).max)
+        if not -largest <= number <= largest:
+            raise RuntimeError(f"value cannot be converted to type {_CPP_TYPE_NAMES.get(dtype.name, dtype.name)} "
+                               "without overflow")
+        return number % (largest + 1)
     else:
         return value
     if too_large:
         raise RuntimeError(f"value cannot be converted to type {_CPP_TYPE_NAMES.get(dtype.name, dtype.name)} "
                            "without overflow")
     return value
+
+
+def wrapped_int(value, dtype):
+    """A Python int as an operand of an integer tensor of ``dtype`` (``u8 + 300``, ``i32 > 2**40``):
+    PyTorch reads it as a 64-bit integer and casts that to the dtype, wrapping around (300 is 44 in
+    uint8), as C++ does. Beyond 64 bits: PyTorch's OverflowError."""
+    if value >= 2 ** 64:
+        raise OverflowError("int too big to convert")
+    if value < -2 ** 63:
+        raise OverflowError("can't convert negative int to unsigned")
+    bits = dtype.itemsize * 8
+    value %= 2 ** bits
+    return value - 2 ** bits if dtype.kind == "i" and value >= 2 ** (bits - 1) else value
 
 
 def _number(value, dtype):
@@ -101,6 +121,11 @@ def promote(a, b, op_name="add"):
     check_operand(op_name, b)
     check_operand(op_name, a)
     dtype = dtypes.result_type(a, b)
+    if np.dtype(dtype).kind in "iu":  # (a Python int beside an integer tensor wraps around to its dtype)
+        if type(a) is int:
+            a = wrapped_int(a, np.dtype(dtype))
+        if type(b) is int:
+            b = wrapped_int(b, np.dtype(dtype))
     return as_tensor(a, dtype), as_tensor(b, dtype)
 
 

@@ -1248,7 +1248,7 @@ def masked_fill(input, mask, value, _kind="MaskedFillBackward0"):
         raise broadcast_error(array.shape, input.shape) from None
     if not isinstance(value, (Tensor, int, float, bool, np.number)):
         raise TypeError(messages.NOT_A_NUMBER.format(op="masked_fill", name="value", type=type(value).__name__))
-    checked_number(value, input._data.dtype)
+    value = checked_number(value, input._data.dtype)
     if isinstance(value, Tensor):
         if value.ndim != 0:
             raise RuntimeError("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
