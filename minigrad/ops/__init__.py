@@ -42,7 +42,7 @@ from .shape import argwhere, bincount, count_nonzero, nonzero, unique
 from .elementwise import addcdiv, addcmul, fmod, logaddexp, logit, negative, positive, true_divide, xlogy
 from .reduce import cumprod, median, nansum
 from .elementwise import nan_to_num, sgn
-from .shape import index_add, index_fill, scatter, scatter_add, take_along_dim
+from .shape import fliplr, flipud, index_add, index_fill, scatter, scatter_add, take_along_dim
 from .shape import ravel, select
 from .shape import (
     atleast_1d, atleast_2d, broadcast_to, diff, hstack, meshgrid, moveaxis, movedim, tril_indices, triu_indices, vstack,
@@ -75,4 +75,5 @@ TENSOR_METHODS = (
     "diff", "moveaxis", "movedim", "broadcast_to", "median", "nansum",
     "nan_to_num", "sgn", "index_fill", "scatter", "scatter_add", "take_along_dim",
     "index_fill_", "scatter_", "scatter_add_", "select", "ravel", "index_add", "index_add_",
+    "fliplr", "flipud",
 )

@@ -1090,6 +1090,20 @@ def flip(input, *dims):
     return Flip.apply(input, dims=axes)
 
 
+def fliplr(input):
+    """Left to right: ``flip(1)`` of a tensor of at least 2 dims."""
+    if input.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(input, 1)
+
+
+def flipud(input):
+    """Upside down: ``flip(0)`` of a tensor of at least 1 dim."""
+    if input.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(input, 0)
+
+
 
 def roll(input, shifts, dims=None):
     """Shift the elements cyclically along ``dims`` (of the flattened tensor, if None).
@@ -1394,8 +1408,16 @@ def bincount(input, weights=None, minlength=0):
 # --- NumPy-style arrangements, built from the ops above (so recorded as PyTorch records them) -------
 def movedim(input, source, destination):
     """Move dims ``source`` to positions ``destination``, keeping the others in order (a permute)."""
-    sources = [_dim(d, input) for d in ((source,) if isinstance(source, int) else source)]
-    targets = [_dim(d, input) for d in ((destination,) if isinstance(destination, int) else destination)]
+    given_sources = [source] if isinstance(source, int) else list(source)
+    given_targets = [destination] if isinstance(destination, int) else list(destination)
+    if len(given_sources) != len(given_targets):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({given_sources} dims) should contain "
+                           f"the same number of dims as destination ({given_targets} dims)")
+    sources = [_dim(d, input) for d in given_sources]
+    targets = [_dim(d, input) for d in given_targets]
+    for name, given, dims in (("source", given_sources, sources), ("destination", given_targets, targets)):
+        if len(set(dims)) != len(dims):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({given})")
     order = [d for d in range(input.ndim) if d not in sources]
     for target, src in sorted(zip(targets, sources)):
         order.insert(target, src)
