@@ -31,6 +31,11 @@ class Conv2d(Module):
                  bias=True, padding_mode="zeros", device=None, dtype=None):
         super().__init__()
         dtype = _factory_kwargs(device, dtype)
+        if isinstance(padding, str):  # (PyTorch's checks of a padding string, made here at construction)
+            if padding not in ("valid", "same"):
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding == "same" and _pair(stride) != (1, 1):
+                raise ValueError("padding='same' is not supported for strided convolutions")
         if _pair(dilation) != (1, 1) or groups != 1 or padding_mode != "zeros":
             raise NotImplementedError("minigrad's Conv2d does not implement dilation, groups or padding_mode")
         self.in_channels, self.out_channels = in_channels, out_channels

@@ -790,9 +790,13 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     if padding == "valid":
         padding = 0
     elif padding == "same":
-        if _pair(stride) != (1, 1) or any(k % 2 == 0 for k in kernel):
-            raise NotImplementedError("minigrad's conv2d implements padding='same' for odd kernels and stride 1 only")
+        if _pair(stride) != (1, 1):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        if any(k % 2 == 0 for k in kernel):
+            raise NotImplementedError("minigrad's conv2d implements padding='same' for odd kernels only")
         padding = (kernel[0] // 2, kernel[1] // 2)
+    elif isinstance(padding, str):
+        raise RuntimeError(f"Invalid padding string: {padding!r}")
     stride, padding = _pair(stride), _pair(padding)
     if input.ndim != 4:
         raise RuntimeError(f"Expected 3D (unbatched) or 4D (batched) input to conv2d, but got input of size: "

@@ -321,3 +321,28 @@ def test_seeded_conv2d_starts_from_pytorchs_numbers(torch):
     np.testing.assert_array_equal(m.weight.detach().numpy(), t.weight.detach().numpy())
     np.testing.assert_array_equal(m.bias.detach().numpy(), t.bias.detach().numpy())
     assert repr(m) == repr(t)
+
+
+PADDING_STRINGS = {
+    "Conv2d, same with a stride": lambda lib: lib.nn.Conv2d(3, 4, 3, stride=2, padding="same"),
+    "Conv2d, same with a stride in one dim": lambda lib: lib.nn.Conv2d(3, 4, 3, stride=(1, 2), padding="same"),
+    "Conv2d, an unknown string": lambda lib: lib.nn.Conv2d(3, 4, 3, padding="full"),
+    "conv2d, same with a stride": lambda lib: lib.nn.functional.conv2d(
+        lib.zeros(1, 3, 5, 5), lib.zeros(2, 3, 3, 3), stride=2, padding="same"),
+    "conv2d, an unknown string": lambda lib: lib.nn.functional.conv2d(
+        lib.zeros(1, 3, 5, 5), lib.zeros(2, 3, 3, 3), padding="full"),
+    "conv2d, same": lambda lib: lib.nn.functional.conv2d(lib.ones(1, 3, 5, 5), lib.ones(2, 3, 3, 3), padding="same"),
+    "conv2d, valid": lambda lib: lib.nn.functional.conv2d(lib.ones(1, 3, 5, 5), lib.ones(2, 3, 3, 3), padding="valid"),
+}
+
+
+@pytest.mark.parametrize("name", PADDING_STRINGS)
+def test_padding_strings_are_checked_as_pytorch_checks_them(name, torch):
+    def outcome(lib):
+        try:
+            result = PADDING_STRINGS[name](lib)
+        except (ValueError, RuntimeError) as error:
+            return type(error).__name__, str(error).split("\n\n")[0]
+        return tuple(result.shape) if hasattr(result, "shape") else type(result).__name__
+
+    assert outcome(minigrad) == outcome(torch)
