@@ -14,6 +14,10 @@ def _pair(value):
     return tuple(value) if isinstance(value, (tuple, list)) else (value, value)
 
 
+#: PyTorch's message prints this set as Python orders it (which changes with the process's hash seed).
+_PADDING_STRINGS = {"same", "valid"}
+
+
 class Conv2d(Module):
     """2-D convolution: ``out_channels`` filters of ``in_channels x kernel_size`` slid over the image.
 
@@ -32,8 +36,8 @@ class Conv2d(Module):
         super().__init__()
         dtype = _factory_kwargs(device, dtype)
         if isinstance(padding, str):  # (PyTorch's checks of a padding string, made here at construction)
-            if padding not in ("valid", "same"):
-                raise ValueError(f"Invalid padding string {padding!r}, should be one of {{'valid', 'same'}}")
+            if padding not in _PADDING_STRINGS:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of {_PADDING_STRINGS}")
             if padding == "same" and _pair(stride) != (1, 1):
                 raise ValueError("padding='same' is not supported for strided convolutions")
         if _pair(dilation) != (1, 1) or groups != 1 or padding_mode != "zeros":

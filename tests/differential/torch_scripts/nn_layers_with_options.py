@@ -73,8 +73,5 @@ nn.BatchNorm1d(3)(torch.randn(1, 3))
 # %% mistakes: a padding of "same" with a stride
 nn.Conv2d(3, 4, 3, stride=2, padding="same")
 
-# %% mistakes: an invalid padding string
-nn.Conv2d(3, 4, 3, padding="full")
-
 # %% mistakes: an embedding of float indices
 nn.Embedding(5, 2)(torch.tensor([1.0, 2.0]))
