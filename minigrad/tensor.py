@@ -102,6 +102,43 @@ class Tensor:
         """Bytes per element (4 for float32)."""
         return self._data.itemsize
 
+    @property
+    def itemsize(self):
+        """Bytes per element, as ``element_size()``."""
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):
+        """Bytes of all the elements (``numel() * element_size()``)."""
+        return self._data.nbytes
+
+    def stride(self, dim=None):
+        """Elements to step over in memory to move by one along each dim (``(3, 1)`` for a new 2x3
+        tensor; 0 along an expanded dim): NumPy's byte strides, counted in elements.
+
+        >>> import minigrad
+        >>> minigrad.zeros(2, 3).t().stride()
+        (1, 3)
+        """
+        if self._data.size:
+            strides = tuple(s // self._data.itemsize for s in self._data.strides)
+        else:  # (NumPy gives an empty array zero strides; PyTorch a new tensor's, a size 0 counted as 1)
+            strides, step = [], 1
+            for size in reversed(self._data.shape):
+                strides.insert(0, step)
+                step *= max(size, 1)
+            strides = tuple(strides)
+        if dim is None:
+            return strides
+        if not isinstance(dim, int) or isinstance(dim, bool):
+            raise TypeError(f"stride(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+        if not strides:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        rank = len(strides)
+        if not -rank <= dim < rank:
+            raise IndexError(messages.DIM_OUT_OF_RANGE.format(low=-rank, high=rank - 1, dim=dim))
+        return strides[dim]
+
     def type(self, dtype=None, non_blocking=False):
         """The legacy type name (``'minigrad.FloatTensor'``), or the tensor converted to ``dtype``.
 

@@ -9,6 +9,7 @@ import builtins
 import numpy as np
 
 from .. import devices, dtypes
+from ..fast_path import quietly
 from ..graph import Node
 from ..tensor import Tensor
 
@@ -90,7 +91,9 @@ def to(input, *args, **kwargs):
         dtype = input._data.dtype
     dtype = np.dtype(dtype)
     if dtype.kind not in "fc":  # integers and bools carry no gradient: PyTorch records nothing
-        return Tensor._wrap(input._data.astype(dtype))
+        # (nan, inf or a number out of range has no integer: the result is whatever C's cast gives,
+        # as in PyTorch, and PyTorch says nothing of it, so NumPy's RuntimeWarning is off)
+        return Tensor._wrap(quietly(input._data.astype, dtype))
     return ToCopy.apply(input, dtype=dtype)
 
 

@@ -1,6 +1,8 @@
 """Tensor basics a learner sees first: repr, dtypes, promotion, shape attributes, conversions."""
 
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -222,3 +224,43 @@ def test_requires_grad_and_is_leaf_of_a_new_tensor():
     """A new tensor is a leaf, requires_grad False, grad None, grad_fn None."""
     t = minigrad.tensor([1.0])
     assert t.is_leaf and not t.requires_grad and t.grad is None and t.grad_fn is None
+
+
+STRIDES = {
+    "new": lambda lib: lib.zeros(2, 3),
+    "transposed": lambda lib: lib.zeros(2, 3).t(),
+    "expanded": lambda lib: lib.zeros(2, 3).expand(4, 2, 3),
+    "every other column": lambda lib: lib.zeros(2, 3)[:, ::2],
+    "a size-1 dim": lambda lib: lib.zeros(3, 1),
+    "unsqueezed": lambda lib: lib.zeros(2, 3).unsqueeze(1),
+    "empty": lambda lib: lib.zeros(0, 3),
+    "0-d": lambda lib: lib.tensor(1.0),
+    "float64 row": lambda lib: lib.zeros(4, 5, dtype=lib.float64)[1],
+}
+
+
+@pytest.mark.parametrize("name", STRIDES)
+def test_stride_nbytes_and_itemsize_are_pytorchs(name, torch):
+    def seen(lib):
+        t = STRIDES[name](lib)
+        outcome = [t.stride(), t.nbytes, t.itemsize]
+        for dim in (0, -1, 3, 1.0):
+            try:
+                outcome.append(t.stride(dim))
+            except (IndexError, TypeError) as error:
+                outcome.append((type(error).__name__, str(error).split("\n\n")[0]))
+        return outcome
+
+    assert seen(minigrad) == seen(torch)
+
+
+def test_casting_nan_inf_or_too_large_numbers_to_integers_is_quiet_and_gives_pytorchs_numbers(torch):
+    # (C's cast of such a number is undefined; both libraries give the CPU's answer, and PyTorch no warning)
+    def run(lib):
+        values = lib.tensor([1e10, -1e10, float("nan"), float("inf"), 3e9, 300.0, -1.0])
+        return [values.to(getattr(lib, d)).tolist() for d in ("int32", "int64", "int16", "uint8", "bool")]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        mine = run(minigrad)
+    assert mine == run(torch)
