@@ -385,7 +385,8 @@ class Std(Node):
         x, z = self.saved_tensors
         n = _count(x.shape, self.dim)
         centered = x - x.mean(dim=self.dim, keepdim=True)
-        spread = _expand_back(grad / z, x.shape, self.dim, self.keepdim)
+        # As PyTorch: where the deviation is 0 (all numbers equal) the gradient is 0, not 0 / 0.
+        spread = _expand_back((grad / z).masked_fill(z == 0, 0), x.shape, self.dim, self.keepdim)
         return spread * centered / (n - self.correction)
 
 
@@ -434,7 +435,8 @@ class StdMean(VarMean):
         s = std(x, self.dim, keepdim=True, correction=self.correction)
         centered = x - x.mean(dim=self.dim, keepdim=True)
         n = _count(x.shape, self.dim)
-        return _expand_back(grad, x.shape, self.dim, self.keepdim) * centered / (s * (n - self.correction))
+        per_deviation = (_expand_back(grad, x.shape, self.dim, self.keepdim) / s).masked_fill(s == 0, 0)  # (as Std)
+        return per_deviation * centered / (n - self.correction)
 
 
 class Prod(Node):

@@ -89,3 +89,24 @@ def test_var_over_an_empty_dim_list_has_the_gradient_of_var_over_every_dim(torch
         np.testing.assert_allclose(grad.numpy(), by_hand, rtol=1e-12)
     t = torch.tensor(values, requires_grad=True)
     assert torch.isinf(torch.autograd.grad(t.var([]), t)[0]).all()  # (PyTorch's, as the docstring says)
+
+
+STD_OF_EQUAL_NUMBERS = {
+    "std()": lambda lib, x: x.std(),
+    "std(0)": lambda lib, x: x.std(0),
+    "std(1, keepdim)": lambda lib, x: x.std(1, keepdim=True),
+    "std(1, correction=0)": lambda lib, x: x.std(1, correction=0),
+    "std_mean(x, 1)": lambda lib, x: lib.std_mean(x, 1)[0],
+    "std_mean(x) both": lambda lib, x: sum(lib.std_mean(x)),
+}
+
+
+@pytest.mark.parametrize("name", STD_OF_EQUAL_NUMBERS)
+def test_the_gradient_of_a_std_that_is_zero_is_zero_as_in_pytorch(name, torch):
+    # (PyTorch masks grad / std where std is 0: the first row has no spread. It was nan here.)
+    def run(lib):
+        x = lib.tensor([[1.0, 1.0, 1.0], [1.0, 2.0, 4.0]], requires_grad=True)
+        STD_OF_EQUAL_NUMBERS[name](lib, x).sum().backward()
+        return [[round(v, 5) for v in row] for row in x.grad.tolist()]
+
+    assert run(minigrad) == run(torch)
