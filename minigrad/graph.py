@@ -7,7 +7,8 @@ This is the one home of the backward graph; the engine (``engine.py``) runs it,
 * an *edge* is a ``(node, output_nr)`` pair: "the gradient of output ``output_nr``
   of ``node``". ``next_functions`` holds one per input, and ``GradientEdge`` is the
   same pair with names (PyTorch's ``torch.autograd.graph.GradientEdge``);
-* ``SavedTensor`` (made by ``save``): a tensor kept for backward, with its version;
+* ``SavedTensor`` (made by ``save``): a tensor kept for backward, with its version (a recorded
+  op keeps the same in a compact form: see "saved tensors, compact");
 * ``AccumulateGrad`` and ``accumulate_grad``: the sink of a leaf, and the one
   function that adds into any ``.grad``;
 * ``walk`` and ``parents``: the graph below a node, without recursion.

@@ -41,9 +41,9 @@ def _softmax_last_dim(x):
     """``_stable_softmax`` along the last dim (a vector's, or each row's: the usual case) of a
     float32 or float64 array, with cheaper NumPy calls. On the small arrays learners use, each
     NumPy reduction costs more than its arithmetic (1 µs for 16 numbers): a vector's max is read
-    at its argmax (a quarter of that), and the sums are a product with a vector of ones (BLAS;
-    rounded as a dot product is, within the dtype's precision of NumPy's pairwise sum, as
-    PyTorch's own sum is).
+    at its argmax (a quarter of that), and the sums are a product with a vector of ones (BLAS,
+    whose rounding differs from NumPy's pairwise sum within the dtype's precision, as PyTorch's
+    own sum's does).
     """
     ones = _ones_for.get((x.shape[-1], x.dtype))
     if ones is None:
