@@ -374,6 +374,7 @@ class Node:
         node = cls()
         result = _new_tensor(_tensor.Tensor)
         result._data = node.forward(input._data, **params)
+        # (fast_path.records(input) written out, as apply writes it: this is every recorded view's path)
         if _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad)):
             node._connect((input,), result, params)
         if result._data.size:

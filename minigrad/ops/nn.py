@@ -45,11 +45,12 @@ def _softmax_last_dim(x):
     whose rounding differs from NumPy's pairwise sum within the dtype's precision, as PyTorch's
     own sum's does).
     """
-    ones = _ones_for.get((x.shape[-1], x.dtype))
+    key = (x.shape[-1], x.dtype)
+    ones = _ones_for.get(key)
     if ones is None:
-        ones = _ones_for[(x.shape[-1], x.dtype)] = np.ones(x.shape[-1], x.dtype)
-        if len(_ones_for) > 256:  # (a program of ever new sizes: start again)
+        if len(_ones_for) >= 256:  # (a program of ever new sizes: start again)
             _ones_for.clear()
+        ones = _ones_for[key] = np.ones(x.shape[-1], x.dtype)
     if x.ndim == 1:
         e = x - x[x.argmax()]  # (argmax finds a nan first, as max gives nan)
         np.exp(e, out=e)

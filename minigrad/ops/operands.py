@@ -120,12 +120,12 @@ def promote(a, b, op_name="add"):
         return Tensor._wrap(_number(a, b._data.dtype)), b
     check_operand(op_name, b)
     check_operand(op_name, a)
-    dtype = dtypes.result_type(a, b)
-    if np.dtype(dtype).kind in "iu":  # (a Python int beside an integer tensor wraps around to its dtype)
+    dtype = np.dtype(dtypes.result_type(a, b))
+    if dtype.kind in "iu":  # (a Python int beside an integer tensor wraps around to its dtype)
         if type(a) is int:
-            a = wrapped_int(a, np.dtype(dtype))
+            a = wrapped_int(a, dtype)
         if type(b) is int:
-            b = wrapped_int(b, np.dtype(dtype))
+            b = wrapped_int(b, dtype)
     return as_tensor(a, dtype), as_tensor(b, dtype)
 
 
