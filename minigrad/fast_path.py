@@ -33,6 +33,9 @@ forward, backward. Each was kept because a benchmark showed it pays
    ``p -= lr * p.grad``) goes straight into the tensor's memory.
 9. ``unrecorded_view``: a view op (``reshape``, ``t``, ``x[1:3]``, ``expand`` ...)
    that records nothing is its node class's ``view`` (the array alone) and a wrapper.
+10. ``Node.apply_unary`` / ``Node.apply_binary``: ``Node.apply`` written out for one input
+   or two and no parameters (``exp``, ``relu``, ``x * y``, ``x @ y``): a general ``apply``
+   spends about 0.3 µs packing and unpacking its arguments and looping over its inputs.
 """
 
 import functools

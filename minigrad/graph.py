@@ -364,6 +364,45 @@ class Node:
         return result
 
     @classmethod
+    def apply_unary(cls, x):
+        """``apply(x)`` for an op of one input and no parameters (``exp``, ``relu`` ...): the same
+        steps, written out for that case (see fast_path, 10)."""
+        node = cls()
+        if cls.may_warn:
+            quiet = warnings_off()
+            try:
+                out = node.forward(x._data)
+            finally:
+                warnings_back(quiet)
+        else:
+            out = node.forward(x._data)
+        result = _new_tensor(_tensor.Tensor)
+        result._data = out if type(out) is np.ndarray else np.asarray(out)
+        if _state.grad_enabled and (x._requires_grad or (x._base is not None and x.requires_grad)):
+            node._connect((x,), result)
+        return result
+
+    @classmethod
+    def apply_binary(cls, x, y):
+        """``apply(x, y)`` for an op of two inputs and no parameters (``x * y``, ``x @ y`` ...):
+        the same steps, written out for that case (see fast_path, 10)."""
+        node = cls()
+        if cls.may_warn:
+            quiet = warnings_off()
+            try:
+                out = node.forward(x._data, y._data)
+            finally:
+                warnings_back(quiet)
+        else:
+            out = node.forward(x._data, y._data)
+        result = _new_tensor(_tensor.Tensor)
+        result._data = out if type(out) is np.ndarray else np.asarray(out)
+        if _state.grad_enabled and (x._requires_grad or (x._base is not None and x.requires_grad)
+                                    or y._requires_grad or (y._base is not None and y.requires_grad)):
+            node._connect((x, y), result)
+        return result
+
+    @classmethod
     def apply_as_view(cls, input, **params):
         """``apply`` for a view op (``expand``, ``reshape``, ``t`` ...) that records: its result
         shares ``input``'s memory and is marked as its view, as ``Tensor._become_view_of`` marks

@@ -19,7 +19,7 @@ def _binary(node_class, a, b, **params):
     if not (isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype is b._data.dtype):
         a, b = promote(a, b, node_class.__name__.lower())
     try:
-        return node_class.apply(a, b, **params) if params else node_class.apply(a, b)  # (a plain call costs less)
+        return node_class.apply(a, b, **params) if params else node_class.apply_binary(a, b)
     except ValueError:
         try:
             np.broadcast_shapes(a._data.shape, b._data.shape)
@@ -1057,7 +1057,7 @@ def div(input, other, *, rounding_mode=None):
 def neg(input):
     if _is_bool(input):
         raise RuntimeError(messages.BOOL_NEGATION)
-    return Neg.apply(input)
+    return Neg.apply_unary(input)
 
 
 def _is_bool(operand):
@@ -1085,7 +1085,7 @@ def _float_unary(node_class):
     def op(input):
         if input._data.dtype.kind != "f":
             input = input.to(dtypes.default_float)
-        return node_class.apply(input)
+        return node_class.apply_unary(input)
 
     op.__name__ = node_class.__name__.lower()
     op.__doc__ = f"Elementwise {op.__name__} (integer inputs give the default float dtype).\n\n{node_class.__doc__}"
@@ -1103,15 +1103,15 @@ sigmoid = _float_unary(Sigmoid)
 
 def relu(input):
     """Elementwise ``max(input, 0)``."""
-    return Relu.apply(input)
+    return Relu.apply_unary(input)
 
 
 def abs(input):
-    return Abs.apply(input)
+    return Abs.apply_unary(input)
 
 
 def sign(input):
-    return Sign.apply(input)
+    return Sign.apply_unary(input)
 
 
 def clamp(input, min=None, max=None):
@@ -1184,7 +1184,7 @@ def reciprocal(input):
     """
     if not dtypes.is_floating(input.dtype):
         input = input.to(dtypes.default_float)
-    return Reciprocal.apply(input)
+    return Reciprocal.apply_unary(input)
 
 
 def square(input):
@@ -1225,7 +1225,7 @@ def round(input, *, decimals=0):
 
 def frac(input):
     """The fractional part ``input - trunc(input)``; its gradient is ``grad``."""
-    return Frac.apply(input)
+    return Frac.apply_unary(input)
 
 
 def atan2(input, other):
@@ -1342,7 +1342,7 @@ def where(condition, input=None, other=None):
 
 def clone(input):
     """A copy that gradients flow through."""
-    return Clone.apply(input)
+    return Clone.apply_unary(input)
 
 
 # --- comparisons: results are bool tensors, outside the graph ---------------------------------

@@ -138,7 +138,7 @@ def _mm(a, b):
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {CPP_TYPE_NAMES[a.dtype]} != "
                            f"{CPP_TYPE_NAMES[b.dtype]}")
-    return MatMul.apply(a, b)
+    return MatMul.apply_binary(a, b)
 
 
 def mv(input, vec):
@@ -152,7 +152,7 @@ def mv(input, vec):
     if a.dtype != b.dtype:  # PyTorch's mv is addmv into a result of the vector's dtype: three names
         names = SCALAR_TYPE_NAMES[b.dtype], SCALAR_TYPE_NAMES[a.dtype], SCALAR_TYPE_NAMES[b.dtype]
         raise RuntimeError("addmv input tensors must have the same dtype, but got {}, {}, and {}".format(*names))
-    return MatMul.apply(a, b)
+    return MatMul.apply_binary(a, b)
 
 
 def dot(input, other):
@@ -166,7 +166,7 @@ def dot(input, other):
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to have "
                            f"the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements respectively")
-    return MatMul.apply(a, b)
+    return MatMul.apply_binary(a, b)
 
 
 def bmm(input, mat2):
@@ -181,7 +181,7 @@ def bmm(input, mat2):
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {SCALAR_TYPE_NAMES[a.dtype]} but found {SCALAR_TYPE_NAMES[b.dtype]}")
-    return MatMul.apply(a, b)
+    return MatMul.apply_binary(a, b)
 
 
 def matmul(input, other):

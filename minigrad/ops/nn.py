@@ -40,10 +40,17 @@ def _stable_softmax(x, dim):
 def _softmax_last_dim(x):
     """``_stable_softmax`` along the last dim (a vector's, or each row's: the usual case) of a
     float32 or float64 array, with cheaper NumPy calls. On the small arrays learners use, each
-    NumPy reduction costs more than its arithmetic (1 µs for 16 numbers): a vector's max is read
-    at its argmax (a quarter of that), and the sums are a product with a vector of ones (BLAS,
-    whose rounding differs from NumPy's pairwise sum within the dtype's precision, as PyTorch's
-    own sum's does).
+    NumPy call costs more than its arithmetic (a reduction 1 µs for 16 numbers), so:
+
+    - the max is not subtracted where that is safe: ``exp(x) / sum(exp(x))`` is the same number
+      (softmax does not change when a slice is shifted). Safe means every sum is at least 1 and
+      finite: then no ``exp`` overflowed, and one that underflowed (a tiny number, imprecise)
+      is divided by at least 1, so its error stays as small as with the shift. Otherwise the
+      max is subtracted first, read at its argmax (a quarter of a max's cost);
+    - the sums are a product with a vector of ones (BLAS, whose rounding differs from NumPy's
+      pairwise sum within the dtype's precision, as PyTorch's own sum's does).
+
+    (exp may overflow here before the check: the caller has NumPy's warnings off.)
     """
     key = (x.shape[-1], x.dtype)
     ones = _ones_for.get(key)
@@ -51,14 +58,21 @@ def _softmax_last_dim(x):
         if len(_ones_for) >= 256:  # (a program of ever new sizes: start again)
             _ones_for.clear()
         ones = _ones_for[key] = np.ones(x.shape[-1], x.dtype)
+    e = np.exp(x)
     if x.ndim == 1:
-        e = x - x[x.argmax()]  # (argmax finds a nan first, as max gives nan)
-        np.exp(e, out=e)
-        e /= e.dot(ones)
+        total = e.dot(ones)
+        if not 1.0 <= total < math.inf:  # (nan fails too)
+            e = x - x[x.argmax()]  # (argmax finds a nan first, as max gives nan)
+            np.exp(e, out=e)
+            total = e.dot(ones)
+        e /= total
         return e
-    e = np.subtract(x, np.maximum.reduce(x, axis=-1, keepdims=True))
-    np.exp(e, out=e)
-    e /= (e @ ones)[..., None]
+    totals = e @ ones
+    if not (1.0 <= totals.item(totals.argmin()) and totals.item(totals.argmax()) < math.inf):  # (flat indices)
+        e = np.subtract(x, np.maximum.reduce(x, axis=-1, keepdims=True))
+        np.exp(e, out=e)
+        totals = e @ ones
+    e /= totals[..., None]
     return e
 
 

@@ -587,7 +587,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     if input._data.dtype.kind == "b":
         input = input.long()
     if dim is None and not keepdim:
-        return Sum.apply(input)  # (Sum's forward defaults: an op without params calls it plainly)
+        return Sum.apply_unary(input)  # (Sum's forward defaults: an op without params calls it plainly)
     return Sum.apply(input, dim=_reduction_axes(dim, input), keepdim=keepdim)
 
 

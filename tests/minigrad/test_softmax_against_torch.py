@@ -1,7 +1,8 @@
 """softmax (and log_softmax) against PyTorch: every path of ops/nn._stable_softmax.
 
-Along the last dim of a float32/float64 array the sums are BLAS products with ones and a vector's
-max is read at its argmax; elsewhere the ufuncs' reductions; float16 is computed in float32 and
+Along the last dim of a float32/float64 array the sums are BLAS products with ones, and the max is
+subtracted only where a slice's sum of exps would be below 1 or overflow (a vector's max read at
+its argmax); elsewhere the ufuncs' reductions; float16 is computed in float32 and
 rounded once, as PyTorch's kernel does; an empty tensor gives an empty result. Values, dtypes,
 nan and inf patterns and gradients must be PyTorch's (to the dtype's rounding: neither library
 promises the last bit of a sum).
@@ -56,6 +57,35 @@ def test_nan_and_inf_come_out_where_pytorchs_do(row, torch):
         mine, theirs = _both(torch, array, "softmax", dim)
         np.testing.assert_array_equal(np.isnan(mine), np.isnan(theirs))
         np.testing.assert_allclose(np.nan_to_num(mine), np.nan_to_num(theirs), rtol=4e-6)
+
+
+# Slices on either side of the unshifted path's bounds (a sum of exps of at least 1, and finite):
+# sums just above and below 1, exps close to overflow, tiny exps beside a large one, and a matrix
+# whose rows fall on different sides (each row is computed as its own side requires).
+BOUNDS = {
+    "sum just over 1": [-0.69, -40.0, -50.0],
+    "sum just under 1": [-0.71, -40.0, -50.0],
+    "every value negative, sum over 1": [-0.1] * 16,
+    "every value very negative": [-100.0, -101.0, -150.0],
+    "underflowing beside the largest": [0.0, -100.0, -103.0, -150.0],
+    "near float32's overflow": [88.0, 87.5, 80.0],
+    "over float32's overflow": [89.0, 88.9, 0.0],
+    "near float64's overflow": [709.0, 708.0, 1.0],
+    "over float64's overflow": [710.0, 709.9, 1.0],
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("name", list(BOUNDS))
+def test_slices_either_side_of_the_unshifted_paths_bounds_are_pytorchs(name, dtype, torch):
+    row = np.array(BOUNDS[name], dtype)
+    other = np.linspace(-2.0, 2.0, row.size).astype(dtype)
+    rtol = TOLERANCE[dtype][0]
+    atol = 4 * float(np.finfo(dtype).smallest_subnormal)  # (a tiny exp is imprecise in both libraries)
+    for array in (row, np.stack([other, row]), np.stack([row, other, row])):
+        mine, theirs = _both(torch, array, "softmax", -1)
+        assert not np.isnan(theirs).any()
+        np.testing.assert_allclose(mine, theirs, rtol=rtol, atol=atol)
 
 
 @pytest.mark.parametrize("shape,dim", [((16,), 0), ((8, 10), 1), ((8, 10), 0), ((2, 3, 4), -1)])
