@@ -34,8 +34,13 @@ forward, backward. Each was kept because a benchmark showed it pays
 9. ``unrecorded_view``: a view op (``reshape``, ``t``, ``x[1:3]``, ``expand`` ...)
    that records nothing is its node class's ``view`` (the array alone) and a wrapper.
 10. ``Node.apply_unary`` / ``Node.apply_binary``: ``Node.apply`` written out for one input
-   or two and no parameters (``exp``, ``relu``, ``x * y``, ``x @ y``): a general ``apply``
-   spends about 0.3 µs packing and unpacking its arguments and looping over its inputs.
+   (``exp``, ``relu``, ``sum``) or two without parameters (``x * y``, ``x @ y``): a general
+   ``apply`` spends about 0.3 µs packing and unpacking its arguments and looping over its inputs.
+11. ``unrecorded_op``: an op that records nothing and whose forward only computes (softmax)
+   is that computation and a wrapper, as ``unrecorded_view`` is for a view.
+12. ``ones_for`` / ``sum_all``: on a small array a NumPy reduction costs about 1 µs, whatever
+   its size; a product with a vector of ones (BLAS) sums in a third of that (``x.sum()``, and
+   softmax's sums).
 """
 
 import functools
@@ -369,7 +374,8 @@ def write_in_place(ufunc, tensor, other):
 # --- 9. views that record nothing -----------------------------------------------------------
 def records(input):
     """True if an op on ``input`` alone records a node (``is_recorded``, with grad mode, for one input)."""
-    return _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad))
+    # (The input's flags first: most inputs need no gradient, and grad mode is a thread-local read.)
+    return (input._requires_grad or (input._base is not None and input.requires_grad)) and _state.grad_enabled
 
 
 def unrecorded_view(node_class, input, *args):
@@ -390,6 +396,58 @@ def unrecorded_view(node_class, input, *args):
     if array.size:
         view._become_view_of(input)
     return view
+
+
+# --- 11. an op without a node ----------------------------------------------------------------
+def unrecorded_op(compute, input, *args):
+    """``node_class.apply(input, ...)`` for an op that records nothing (``records(input)`` is
+    False) and whose node's forward is ``compute(input's array, *args)`` and nothing else:
+    that call, with NumPy's warnings off (as ``Node.apply`` has them for ``may_warn``), and a
+    wrapper. A node, and the general steps of ``apply`` around it, cost about as much as a
+    small op's arithmetic.
+    """
+    quiet = warnings_off()
+    try:
+        array = compute(input._data, *args)
+    finally:
+        warnings_back(quiet)
+    result = _new_object(_tensor.Tensor)
+    result._data = array
+    return result
+
+
+# --- 12. sums as products with ones ----------------------------------------------------------
+def ones_for(length, dtype):
+    """A vector of ``length`` ones of ``dtype``, made once (do not write into it): ``x.dot(ones)``
+    is the sum of a vector ``x``, ``m @ ones`` the sums of a matrix's rows."""
+    key = (length, dtype.char)  # (a dtype's character hashes quicker than the dtype)
+    ones = _ones_for.get(key)
+    if ones is None:
+        if len(_ones_for) >= 256:  # (a program of ever new sizes: start again)
+            _ones_for.clear()
+        ones = _ones_for[key] = np.ones(length, dtype)
+    return ones
+
+
+_ones_for = {}  # (length, dtype's character) -> np.ones of them
+
+#: Up to this many numbers, ``sum_all`` sums with BLAS. (NumPy sums pairwise, in blocks of 128:
+#: on fewer numbers both add one after another, in a few running sums.)
+SMALL_SUM = 128
+
+
+def sum_all(array):
+    """``np.add.reduce(array, axis=None)``: the sum of every number, as a product with ones for a
+    small float32 or float64 array. BLAS rounds otherwise than NumPy, within the dtype's
+    precision, as PyTorch's own sum does. (Its sum of negative zeros is -0.0: that one case is
+    NumPy's, whose 0.0 is PyTorch's.)
+    """
+    size = array.size
+    if 0 < size <= SMALL_SUM and array.dtype.char in "fd":
+        total = (array if array.ndim == 1 else array.reshape(-1)).dot(ones_for(size, array.dtype))
+        if total:  # (nan and inf too)
+            return total
+    return np.add.reduce(array, axis=None)
 
 
 # tensor.py imports this module (through graph.py): the module is bound last, when everything

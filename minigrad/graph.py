@@ -294,6 +294,7 @@ class Node:
     _kept_saves = ()  # ((name, input position or None), ...) of the tensors kept, once recorded
     _saved_values = None  # one entry per _kept_saves (see "saved tensors, compact"); None once released
     _save_plan = ()  # made from ``saves`` by __init_subclass__
+    _kept_always = None  # (likewise)
     _released = False
     _input_meta = ()  # ((shape, dtype), ...) of the inputs, to check returned gradients
     _pre_hooks = None
@@ -324,6 +325,9 @@ class Node:
             (name, None if name == "result" else cls.input_names.index(name), needed_by.get(name))
             for name in cls.saves)
         cls._kept_by_needs = {}
+        # (What is kept when no ``saved_for`` rule applies: the same at every call.)
+        cls._kept_always = (tuple((name, position) for name, position, _ in cls._save_plan)
+                            if all(needed_by is None for _, _, needed_by in cls._save_plan) else None)
 
     @classmethod
     def _kept(cls, needs):
@@ -364,22 +368,22 @@ class Node:
         return result
 
     @classmethod
-    def apply_unary(cls, x):
-        """``apply(x)`` for an op of one input and no parameters (``exp``, ``relu`` ...): the same
-        steps, written out for that case (see fast_path, 10)."""
+    def apply_unary(cls, x, **params):
+        """``apply(x, **params)`` for an op of one input (``exp``, ``relu``, ``sum`` ...): the
+        same steps, written out for that case (see fast_path, 10)."""
         node = cls()
         if cls.may_warn:
             quiet = warnings_off()
             try:
-                out = node.forward(x._data)
+                out = node.forward(x._data, **params) if params else node.forward(x._data)
             finally:
                 warnings_back(quiet)
         else:
-            out = node.forward(x._data)
+            out = node.forward(x._data, **params) if params else node.forward(x._data)
         result = _new_tensor(_tensor.Tensor)
         result._data = out if type(out) is np.ndarray else np.asarray(out)
         if _state.grad_enabled and (x._requires_grad or (x._base is not None and x.requires_grad)):
-            node._connect((x,), result)
+            node._connect((x,), result, params)
         return result
 
     @classmethod
@@ -431,12 +435,12 @@ class Node:
         # accumulator's for a leaf that requires grad, or none.)
         if count == 1:
             (x,) = inputs
-            node_x, needs_x = x._grad_fn, x._requires_grad
+            node_x, needs_x, data_x = x._grad_fn, x._requires_grad, x._data
             self.next_functions = (
                 x._gradient_edge() if x._base is not None else (node_x, x.output_nr) if node_x is not None
                 else accumulator_edge(x) if needs_x else _NO_EDGE,)
             self.needs_input_grad = (needs_x,)
-            self._input_meta = ((x._data.shape, x._data.dtype),)
+            self._input_meta = ((data_x.shape, data_x.dtype),)
         elif count == 2:
             x, y = inputs
             node_x, needs_x, node_y, needs_y = x._grad_fn, x._requires_grad, y._grad_fn, y._requires_grad
@@ -446,7 +450,8 @@ class Node:
                 y._gradient_edge() if y._base is not None else (node_y, y.output_nr) if node_y is not None
                 else accumulator_edge(y) if needs_y else _NO_EDGE)
             self.needs_input_grad = (needs_x, needs_y)
-            self._input_meta = ((x._data.shape, x._data.dtype), (y._data.shape, y._data.dtype))
+            data_x, data_y = x._data, y._data
+            self._input_meta = ((data_x.shape, data_x.dtype), (data_y.shape, data_y.dtype))
         else:
             edges, needs, meta = [], [], []
             for t in inputs:
@@ -456,14 +461,17 @@ class Node:
             self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
         result._grad_fn = self
+        extras = _state.node_extras  # (one thread-local read for the three rare cases: see grad_mode)
         if self._save_plan:
             # As PyTorch: a tensor is kept only if a gradient that uses it is wanted.
-            needs = self.needs_input_grad
-            kept = self._kept_by_needs.get(needs)  # (_kept's own first step, without the call)
+            kept = self._kept_always
             if kept is None:
-                kept = self._kept(needs)
+                needs = self.needs_input_grad
+                kept = self._kept_by_needs.get(needs)  # (_kept's own first step, without the call)
+                if kept is None:
+                    kept = self._kept(needs)
             self._kept_saves = kept
-            if _state.node_extras and _state.saved_tensors_hooks:
+            if extras and _state.saved_tensors_hooks:
                 self._saved_values = [save(result, True) if position is None else save(inputs[position], False)
                                       for _, position in kept]
             else:  # the compact form (see "saved tensors, compact" above)
@@ -478,7 +486,7 @@ class Node:
                         t = inputs[position]
                         counter = t._version_counter
                         values.append((t, 0 if counter is None else counter.value))
-        if _state.node_extras:  # (one read for the three rare cases: see grad_mode)
+        if extras:
             if _state.anomaly_enabled:
                 self._forward_trace = forward_trace()
             if _state.record_forward_inputs:

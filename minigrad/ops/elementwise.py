@@ -1009,7 +1009,7 @@ def _with_alpha(input, other, alpha, op_name):
 
 def sub(input, other, *, alpha=1):
     """Elementwise ``input - alpha * other``, with broadcasting."""
-    if _is_bool(input) and _is_bool(other):
+    if isinstance(input, Tensor) and input._data.dtype.kind == "b" and _is_bool(other):
         raise RuntimeError(messages.BOOL_SUBTRACTION)
     if isinstance(input, Tensor):
         if type(alpha) is int and alpha == 1:
@@ -1045,6 +1045,9 @@ def div(input, other, *, rounding_mode=None):
         a, b = promote(input, other, "div")
         _no_integer_division_by_zero(b)
         return _binary(DivRounded, a, b, rounding_mode=rounding_mode)
+    if (isinstance(input, Tensor) and isinstance(other, Tensor) and input._data.dtype is other._data.dtype
+            and input._data.dtype.kind == "f"):
+        return _binary(Div, input, other)  # (the common case: two float tensors of one dtype)
     a, b = promote(input, other, "div")
     if a._data.dtype.kind != "f":
         a, b = a.to(dtypes.default_float), b.to(dtypes.default_float)

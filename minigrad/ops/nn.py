@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import messages
+from ..fast_path import ones_for, records, unrecorded_op
 from ..graph import Node
 from ..tensor import Tensor
 from .elementwise import where
@@ -20,13 +21,13 @@ from .operands import normalize_dim
 
 def _stable_softmax(x, dim):
     """exp(x - max) / sum along ``dim``: the max subtracted so that exp cannot overflow."""
+    if dim == x.ndim - 1 and x.dtype.char in "fd" and x.size:  # (float32 or float64: the usual case first)
+        return _softmax_last_dim(x)
     if not x.size:  # (nothing to normalise: an empty result, as PyTorch's, not NumPy's error for a max of nothing)
         return np.empty_like(x)
     kind = x.dtype.kind
     if kind == "f" and x.itemsize == 2:  # float16: in float32, rounded once at the end, as PyTorch's kernel does
         return _stable_softmax(x.astype(np.float32), dim).astype(x.dtype)
-    if dim == x.ndim - 1 and kind == "f":
-        return _softmax_last_dim(x)
     # The ufuncs' own reductions, in place where the array is ours: cheaper on small arrays.
     e = np.subtract(x, np.maximum.reduce(x, axis=dim, keepdims=True))
     if not x.ndim:  # (NumPy gives a 0-d result as a scalar: its one number is its own sum)
@@ -47,17 +48,12 @@ def _softmax_last_dim(x):
       finite: then no ``exp`` overflowed, and one that underflowed (a tiny number, imprecise)
       is divided by at least 1, so its error stays as small as with the shift. Otherwise the
       max is subtracted first, read at its argmax (a quarter of a max's cost);
-    - the sums are a product with a vector of ones (BLAS, whose rounding differs from NumPy's
-      pairwise sum within the dtype's precision, as PyTorch's own sum's does).
+    - the sums are a product with a vector of ones (fast_path.ones_for: BLAS, whose rounding
+      differs from NumPy's pairwise sum within the dtype's precision, as PyTorch's own sum's does).
 
     (exp may overflow here before the check: the caller has NumPy's warnings off.)
     """
-    key = (x.shape[-1], x.dtype)
-    ones = _ones_for.get(key)
-    if ones is None:
-        if len(_ones_for) >= 256:  # (a program of ever new sizes: start again)
-            _ones_for.clear()
-        ones = _ones_for[key] = np.ones(x.shape[-1], x.dtype)
+    ones = ones_for(x.shape[-1], x.dtype)
     e = np.exp(x)
     if x.ndim == 1:
         total = e.dot(ones)
@@ -74,9 +70,6 @@ def _softmax_last_dim(x):
         totals = e @ ones
     e /= totals[..., None]
     return e
-
-
-_ones_for = {}  # (length, dtype) -> np.ones of them, for _softmax_last_dim's sums
 
 
 class Softmax(Node):
@@ -637,6 +630,8 @@ class NativeBatchNorm(Node):
 
 def _dim(dim, input):
     ndim = input._data.ndim
+    if type(dim) is int and -ndim <= dim < ndim:
+        return dim % ndim  # (the common case, kept cheap)
     if dim is None:  # PyTorch's legacy implicit choice
         dim = 0 if ndim in (0, 1, 3) else 1
     (axis,) = normalize_dim(dim, ndim)
@@ -650,7 +645,9 @@ def softmax(input, dim=None, dtype=None):
     axis = _dim(dim, input)
     if input._data.dtype.kind != "f":
         _no_integer_softmax("softmax", input, axis)
-    return Softmax.apply(input, dim=axis)
+    if not records(input):
+        return unrecorded_op(_stable_softmax, input, axis)  # (fast_path: nothing to record)
+    return Softmax.apply_unary(input, dim=axis)
 
 
 def log_softmax(input, dim=None, dtype=None):
