@@ -368,22 +368,23 @@ class Node:
         return result
 
     @classmethod
-    def apply_unary(cls, x, **params):
-        """``apply(x, **params)`` for an op of one input (``exp``, ``relu``, ``sum`` ...): the
-        same steps, written out for that case (see fast_path, 10)."""
+    def apply_unary(cls, x, *args):
+        """``apply`` for an op of one input (``exp``, ``relu``, ``sum`` ...), its parameters
+        ``args`` passed in the order ``forward`` takes them: the same steps, written out for
+        that case (see fast_path, 10)."""
         node = cls()
         if cls.may_warn:
             quiet = warnings_off()
             try:
-                out = node.forward(x._data, **params) if params else node.forward(x._data)
+                out = node.forward(x._data, *args) if args else node.forward(x._data)
             finally:
                 warnings_back(quiet)
         else:
-            out = node.forward(x._data, **params) if params else node.forward(x._data)
+            out = node.forward(x._data, *args) if args else node.forward(x._data)
         result = _new_tensor(_tensor.Tensor)
         result._data = out if type(out) is np.ndarray else np.asarray(out)
         if _state.grad_enabled and (x._requires_grad or (x._base is not None and x.requires_grad)):
-            node._connect((x,), result, params)
+            node._connect((x,), result, args)
         return result
 
     @classmethod
@@ -407,25 +408,27 @@ class Node:
         return result
 
     @classmethod
-    def apply_as_view(cls, input, **params):
+    def apply_as_view(cls, input, *args):
         """``apply`` for a view op (``expand``, ``reshape``, ``t`` ...) that records: its result
         shares ``input``'s memory and is marked as its view, as ``Tensor._become_view_of`` marks
         every view (an empty result shares nothing and is not). For an op on one input, when
-        ``fast_path.records(input)`` is True (else ``fast_path.unrecorded_view`` is quicker): the
-        steps of ``apply`` for other ops (warnings, several inputs) are left out.
+        ``fast_path.records(input)`` is True (else ``fast_path.unrecorded_view`` is quicker),
+        its parameters ``args`` passed in the order ``forward`` takes them: the steps of
+        ``apply`` for other ops (warnings, several inputs) are left out.
         """
         node = cls()
         result = _new_tensor(_tensor.Tensor)
-        result._data = node.forward(input._data, **params)
+        result._data = node.forward(input._data, *args)
         # (fast_path.records(input) written out, as apply writes it: this is every recorded view's path)
         if _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad)):
-            node._connect((input,), result, params)
+            node._connect((input,), result, args)
         if result._data.size:
             result._become_view_of(input)
         return result
 
     def _connect(self, inputs, result, params=None):
-        """Link this node into the graph as the creator of ``result``."""
+        """Link this node into the graph as the creator of ``result``. ``params``: what forward
+        took besides the arrays, by name, or in its order (``apply_unary``, ``apply_as_view``)."""
         self._sequence_nr = sequence_nr = next(_sequence)
         if not sequence_nr % PACE_EVERY:
             pace_collector(sequence_nr)  # a long graph: see fast_path
@@ -490,9 +493,18 @@ class Node:
             if _state.anomaly_enabled:
                 self._forward_trace = forward_trace()
             if _state.record_forward_inputs:
+                if type(params) is tuple:
+                    params = self._named_params(len(inputs), params)
                 # Copies, so the forward can be re-run later even if an input is changed in place.
                 self._forward_inputs = (tuple([copy_for_replay(t._data) for t in inputs]),
                                         {key: copy_for_replay(value) for key, value in (params or {}).items()})
+
+    def _named_params(self, n_arrays, args):
+        """``args``, forward's parameters after its ``n_arrays`` arrays, as ``{name: value}``."""
+        import inspect
+
+        names = list(inspect.signature(self.forward).parameters)[n_arrays:]
+        return dict(zip(names, args))
 
     def forward(self, *arrays, **params):
         raise NotImplementedError(f"{type(self).__name__} must define forward")

@@ -1033,7 +1033,7 @@ def mul(input, other):
 
 def mul_by_number(input, number):
     """``input * number`` recorded as PyTorch's formulas record it (MulBackward1, one edge)."""
-    return MulByNumber.apply(input, other=number)
+    return MulByNumber.apply_unary(input, number)
 
 
 def div(input, other, *, rounding_mode=None):
@@ -1080,8 +1080,8 @@ def pow(input, exponent):
     if dtypes.is_floating(input.dtype) or isinstance(exponent, (int, np.integer)):
         if isinstance(exponent, (int, np.integer)) and exponent < 0 and input._data.dtype.kind in "iub":
             raise RuntimeError("Integers to negative integer powers are not allowed.")
-        return Pow.apply(input, exponent=exponent)
-    return Pow.apply(input.to(dtypes.default_float), exponent=exponent)
+        return Pow.apply_unary(input, exponent)
+    return Pow.apply_unary(input.to(dtypes.default_float), exponent)
 
 
 def _float_unary(node_class):

@@ -647,7 +647,7 @@ def softmax(input, dim=None, dtype=None):
         _no_integer_softmax("softmax", input, axis)
     if not records(input):
         return unrecorded_op(_stable_softmax, input, axis)  # (fast_path: nothing to record)
-    return Softmax.apply_unary(input, dim=axis)
+    return Softmax.apply_unary(input, axis)
 
 
 def log_softmax(input, dim=None, dtype=None):

@@ -591,7 +591,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         input = input.long()  # as PyTorch: sums of bools and uint8 are int64 (NumPy's of uint8 are uint64)
     if dim is None and not keepdim:
         return Sum.apply_unary(input)  # (Sum's forward defaults: an op without params calls it plainly)
-    return Sum.apply(input, dim=_reduction_axes(dim, input), keepdim=keepdim)
+    return Sum.apply_unary(input, _reduction_axes(dim, input), keepdim)
 
 
 def sum_to_size(input, *size):
@@ -611,7 +611,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         input = input.to(dtype)
     _needs_float("mean", input, "Optional" if dtype is not None else "Input")
-    return Mean.apply(input, dim=_reduction_axes(dim, input), keepdim=keepdim)
+    return Mean.apply_unary(input, _reduction_axes(dim, input), keepdim)
 
 
 @numpy_names

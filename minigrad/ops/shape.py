@@ -542,11 +542,11 @@ def reshape(input, *shape):
     if input._data.flags.c_contiguous:
         if not records(input):
             return unrecorded_view(View, input, shape)  # (fast_path: nothing to record)
-        return View.apply_as_view(input, shape=shape)
+        return View.apply_as_view(input, shape)
     if _reshaped_without_copy(input._data, shape):
         if not records(input):
             return unrecorded_view(View, input, shape)
-        return View.apply_as_view(input, shape=shape, kind="ReshapeAliasBackward0")
+        return View.apply_as_view(input, shape, "ReshapeAliasBackward0")
     # As PyTorch: a contiguous copy (CloneBackward0), then a reshape of it that is not a view.
     return View.apply(clone(input), shape=shape, kind="UnsafeViewBackward0")
 
@@ -563,7 +563,7 @@ def view(input, *shape):
         raise RuntimeError(messages.VIEW_NOT_COMPATIBLE)
     if not records(input):
         return unrecorded_view(View, input, shape)  # (fast_path: nothing to record)
-    return View.apply_as_view(input, shape=shape)
+    return View.apply_as_view(input, shape)
 
 
 def contiguous(input):
@@ -615,7 +615,7 @@ def transpose(input, dim0, dim1):
     (d0,), (d1,) = normalize_dim(dim0, ndim), normalize_dim(dim1, ndim)
     if not records(input):
         return unrecorded_view(Transpose, input, d0, d1)  # (fast_path: nothing to record)
-    return Transpose.apply_as_view(input, dim0=d0, dim1=d1)
+    return Transpose.apply_as_view(input, d0, d1)
 
 
 swapaxes = transpose
@@ -642,7 +642,7 @@ def permute(input, *dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     if not records(input):
         return unrecorded_view(Permute, input, dims)  # (fast_path: nothing to record)
-    return Permute.apply_as_view(input, dims=dims)
+    return Permute.apply_as_view(input, dims)
 
 
 def numpy_T(input):
@@ -671,7 +671,7 @@ def squeeze(input, dim=None):
     dims = normalize_dim(dim, input.ndim)
     if not records(input):
         return unrecorded_view(Squeeze, input, dims)  # (fast_path: nothing to record)
-    return Squeeze.apply_as_view(input, dim=dims, dim_was_tuple=dim_was_tuple)
+    return Squeeze.apply_as_view(input, dims, dim_was_tuple)
 
 
 def _squeeze_(input, dim):
@@ -708,7 +708,7 @@ def unsqueeze(input, dim):
         raise IndexError(f"Dimension out of range (expected to be in range of [{-rank}, {rank - 1}], but got {dim})")
     if not records(input):
         return unrecorded_view(Unsqueeze, input, dim % rank)  # (fast_path: nothing to record)
-    return Unsqueeze.apply_as_view(input, dim=dim % rank)
+    return Unsqueeze.apply_as_view(input, dim % rank)
 
 
 def expand(input, *sizes):
@@ -731,7 +731,7 @@ def expand(input, *sizes):
     try:
         if not records(input):
             return unrecorded_view(Expand, input, shape)  # (fast_path: nothing to record)
-        return Expand.apply_as_view(input, shape=shape)
+        return Expand.apply_as_view(input, shape)
     except ValueError:
         # (PyTorch names the last dimension that does not fit)
         dim = max(i for i, n in enumerate(input.shape) if n != 1 and n != shape[lead + i]) + lead
@@ -876,7 +876,7 @@ def _index(input, index, kind, view=False):
         if view:
             if not records(input):
                 return unrecorded_view(Index, input, index)  # (fast_path: nothing to record)
-            return Index.apply_as_view(input, index=index, kind=kind)
+            return Index.apply_as_view(input, index, kind)
         return Index.apply(input, index=index, kind=kind)
     except IndexError as e:
         if str(e).startswith("boolean index did not match"):

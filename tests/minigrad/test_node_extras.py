@@ -64,3 +64,27 @@ def test_a_switch_on_in_one_thread_is_off_in_another():
         thread.join()
         assert _recorded() == (False, True)
     assert seen == [(False, False)]
+
+
+def test_forward_inputs_name_the_parameters_of_ops_that_pass_them_in_order():
+    # apply_unary and apply_as_view take forward's parameters in order, without names; what
+    # record_forward_inputs keeps names them as forward does, and replays to the same result.
+    import numpy as np
+
+    x = minigrad.tensor([[1.0, -2.0, 3.0], [0.5, 4.0, -1.0]], requires_grad=True)
+    cases = {
+        "softmax": (lambda: x.softmax(1), {"dim": 1}),
+        "reshape": (lambda: x.reshape(3, 2), {"shape": (3, 2)}),
+        "transpose": (lambda: x.transpose(0, 1), {"dim0": 0, "dim1": 1}),
+        "expand": (lambda: x[:1].expand(4, 3), {"shape": (4, 3)}),
+        "sum over a dim": (lambda: x.sum(0, keepdim=True), {"dim": (0,), "keepdim": True}),
+        "mean over a dim": (lambda: x.mean(1), {"dim": (1,), "keepdim": False}),
+        "pow": (lambda: x ** 3, {"exponent": 3}),
+    }
+    for name, (op, expected) in cases.items():
+        with record_forward_inputs():
+            y = op()
+        arrays, params = y.grad_fn._forward_inputs
+        assert params == expected, name
+        # (The arrays kept are float64, for finite differences: the replay agrees to float32's rounding.)
+        np.testing.assert_allclose(y.grad_fn.forward(*arrays, **params), y.detach().numpy(), rtol=1e-6, err_msg=name)
