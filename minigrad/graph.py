@@ -132,6 +132,8 @@ class SavedTensor:
         if self.requires_grad:
             t._requires_grad = True
             t._grad_fn = node
+        if self.version_counter is None:  # (an output never changed: see "saved tensors, compact")
+            self.version_counter = node._output_version_counter()
         t._version_counter = self.version_counter
         return t
 
@@ -139,17 +141,24 @@ class SavedTensor:
         """The saved tensor's array alone, checked as ``unpack`` checks it."""
         if self.hooked is None:  # (the version check written out: most formulas call this)
             if self.is_output:
-                if self.version_counter.value == self.version:
+                counter = self.version_counter
+                if counter is None or counter.value == self.version:
                     return self.data
-            else:
-                counter = self.tensor._version_counter
-                if (0 if counter is None else counter.value) == self.version:
-                    return self.tensor._data
+            elif self.tensor._version == self.version:
+                return self.tensor._data
         return self.unpack(node)._data  # (a hook's tensor, or the error of a changed one)
+
+    @property
+    def current_version(self):
+        """The version the saved tensor has now (an output without a version counter was never
+        changed: see "saved tensors, compact")."""
+        if not self.is_output:
+            return self.tensor._version
+        return self.version if self.version_counter is None else self.version_counter.value
 
     def _check_version(self, node):
         """PyTorch's error if the tensor was changed in place since it was saved."""
-        current = self.version_counter.value if self.is_output else self.tensor._version
+        current = self.current_version
         if current != self.version:
             if self.is_output:
                 what, owner = self.data, node
@@ -180,11 +189,10 @@ def save(tensor, is_output):
         saved.version = counter.value
         saved.requires_grad = tensor._requires_grad
     else:
-        # Kept as the Tensor, whose _version we can read later (read here without the property).
+        # Kept as the Tensor, whose _version we can read later.
         # (``data`` and ``version_counter`` stay unset: only an output's are read.)
         saved.tensor = tensor
-        counter = tensor._version_counter
-        saved.version = 0 if counter is None else counter.value
+        saved.version = tensor._version
     return saved
 
 
@@ -194,7 +202,10 @@ def save(tensor, is_output):
 # ``node._kept_saves``, in the smallest form that can still be checked when read:
 #   * an input of the node: the pair ``(tensor, version)``;
 #   * the node's output: ``(array, version, counter)`` (not its Tensor, which points back at
-#     the node), with the version counter it shares with that Tensor;
+#     the node), with the version counter it shares with that Tensor; or, while that Tensor has
+#     no version counter (it never had an in-place change, a view or a detach, which all make
+#     one), its array alone: the counter is made when first needed, and then this entry is
+#     made to watch it (``Node._output_version_counter``, called by the Tensor);
 #   * a ``SavedTensor``: what ``saved_tensors_hooks`` packed, or any entry once someone read
 #     ``node._saved`` (viz, an in-place op on the output), which turns them all into objects.
 # ``saved_tensors`` reads every form; the object is the readable one, with the checks.
@@ -202,7 +213,9 @@ def save(tensor, is_output):
 
 def saved_tensor_object(entry):
     """The ``SavedTensor`` a compact entry stands for (an object is returned as it is)."""
-    if type(entry) is not tuple:
+    if type(entry) is np.ndarray:  # an output with no version counter yet
+        entry = (entry, 0, None)
+    elif type(entry) is not tuple:
         return entry
     saved = _new_node(SavedTensor)
     saved.hooked = None
@@ -217,14 +230,19 @@ def saved_tensor_object(entry):
 
 def _saved_array(node, entry):
     """The array of one saved entry, checked for in-place changes (a formula's usual read)."""
-    if type(entry) is tuple:
+    kind = type(entry)
+    if kind is tuple:
         if len(entry) == 2:
             tensor, version = entry
             counter = tensor._version_counter
+            if counter is None and tensor._grad_fn is not None:
+                counter = tensor._existing_version_counter()
             if (0 if counter is None else counter.value) == version:
                 return tensor._data
         elif entry[2].value == entry[1]:
             return entry[0]
+    elif kind is np.ndarray:
+        return entry  # (an output never changed: a change would have given it a counter, and this entry one)
     return saved_tensor_object(entry).unpack_array(node)  # (a hook's tensor, or the error of a changed one)
 
 
@@ -295,6 +313,7 @@ class Node:
     _saved_values = None  # one entry per _kept_saves (see "saved tensors, compact"); None once released
     _save_plan = ()  # made from ``saves`` by __init_subclass__
     _kept_always = None  # (likewise)
+    _output_counter = None  # the version counter of the saved output, once made (see "saved tensors, compact")
     _released = False
     _input_meta = ()  # ((shape, dtype), ...) of the inputs, to check returned gradients
     _pre_hooks = None
@@ -481,13 +500,13 @@ class Node:
                 values = self._saved_values = []
                 for _, position in kept:
                     if position is None:
-                        counter = result._version_counter  # (a new result has none yet, a view has its base's)
-                        if counter is None:
-                            result._version_counter = counter = _tensor._VersionCounter()
-                        values.append((result._data, counter.value, counter))
+                        counter = result._version_counter  # (a new result has none yet: see just above)
+                        values.append(result._data if counter is None else (result._data, counter.value, counter))
                     else:
                         t = inputs[position]
                         counter = t._version_counter
+                        if counter is None and t._grad_fn is not None:
+                            counter = t._existing_version_counter()
                         values.append((t, 0 if counter is None else counter.value))
         if extras:
             if _state.anomaly_enabled:
@@ -498,6 +517,36 @@ class Node:
                 # Copies, so the forward can be re-run later even if an input is changed in place.
                 self._forward_inputs = (tuple([copy_for_replay(t._data) for t in inputs]),
                                         {key: copy_for_replay(value) for key, value in (params or {}).items()})
+
+    def _output_version_counter(self):
+        """The version counter of this node's output (0) as its saved entry watches it, made now
+        if it has none (see "saved tensors, compact"); None if the node kept no such entry. A
+        Tensor of that output with no counter yet takes this one (``_shared_version_counter``).
+        """
+        if self._output_counter is not None:
+            return self._output_counter
+        values = self._saved_values
+        if not values:
+            return None
+        for index, (_, position) in enumerate(self._kept_saves):
+            if position is not None:
+                continue
+            # (Not told apart by their arrays: as in PyTorch, ``y.data = ...`` keeps y's counter.)
+            entry = values[index]
+            if type(entry) is np.ndarray:
+                counter = _tensor._VersionCounter()
+                values[index] = (entry, 0, counter)
+            elif type(entry) is tuple:
+                counter = entry[2]
+            elif entry.is_output and entry.hooked is None:
+                if entry.version_counter is None:
+                    entry.version_counter = _tensor._VersionCounter()
+                counter = entry.version_counter
+            else:
+                return None
+            self._output_counter = counter  # (for the output's other Tensors: Tensor._existing_version_counter)
+            return counter
+        return None
 
     def _named_params(self, n_arrays, args):
         """``args``, forward's parameters after its ``n_arrays`` arrays, as ``{name: value}``."""

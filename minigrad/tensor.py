@@ -202,12 +202,35 @@ class Tensor:
 
     @property
     def _version(self):
-        return self._version_counter.value if self._version_counter is not None else 0
+        counter = self._version_counter
+        if counter is None and self._grad_fn is not None:
+            counter = self._existing_version_counter()
+        return 0 if counter is None else counter.value
+
+    def _existing_version_counter(self):
+        """This tensor's version counter, None if none was made yet. An op's output may have one
+        made through another Tensor of it (a peek at ``_saved_result``, then changed): it takes
+        that one here, so that both read the same version."""
+        counter = self._version_counter
+        if counter is None:
+            node = self._grad_fn
+            if node is not None and node._output_counter is not None and not self.output_nr:
+                counter = self._version_counter = node._output_counter
+        return counter
 
     def _shared_version_counter(self):
-        if self._version_counter is None:
-            self._version_counter = _VersionCounter()
-        return self._version_counter
+        """This tensor's version counter, made the first time it is needed (an in-place change, a
+        view, a detach). An op's output saved for its node's backward shares it with that saved
+        entry (``Node._output_version_counter``), so a later change is still caught."""
+        counter = self._version_counter
+        if counter is None:
+            node = self._grad_fn
+            if node is not None and self.output_nr == 0:
+                counter = node._output_version_counter()
+            if counter is None:
+                counter = _VersionCounter()
+            self._version_counter = counter
+        return counter
 
     # --- requires_grad and .grad ------------------------------------------------
     @property
@@ -362,6 +385,8 @@ class Tensor:
 
     @grad_fn.setter
     def grad_fn(self, node):
+        if self._grad_fn is not None:
+            self._shared_version_counter()  # (while the node that may have saved this tensor is known)
         self._grad_fn = node
 
     def _grad_accumulator(self):

@@ -438,7 +438,7 @@ def _add_saved(fn, op_node, nodes, edges, names, values):
             node.version = "packed by saved_tensors_hooks"
         elif entry is not None:
             if entry.is_output:
-                current = entry.version_counter.value
+                current = entry.current_version
                 array = entry.data
             else:
                 current = entry.tensor._version

@@ -15,7 +15,7 @@ from .. import dtypes, messages
 from ..fast_path import write_in_place
 from ..graph import Node, SavedTensor
 from ..grad_mode import _state, copy_for_replay
-from ..tensor import Tensor
+from ..tensor import Tensor, _VersionCounter
 from . import elementwise, shape, view_inplace
 from .operands import as_tensor, checked_number
 
@@ -37,6 +37,7 @@ def _snapshot(tensor):
     """The tensor as it is now, to be saved by the node about to overwrite it."""
     old = Tensor._wrap(tensor._data.copy())
     old._requires_grad, old._grad_fn, old.output_nr = tensor.requires_grad, tensor.grad_fn, tensor.output_nr
+    old._version_counter = _VersionCounter()  # (its own: a copy, though in tensor's place in the graph)
     return old
 
 
