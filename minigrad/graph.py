@@ -439,10 +439,11 @@ class Node:
         result = _new_tensor(_tensor.Tensor)
         result._data = node.forward(input._data, *args)
         # (fast_path.records(input) written out, as apply writes it: this is every recorded view's path)
-        if _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad)):
+        recorded = _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad))
+        if recorded:
             node._connect((input,), result, args)
         if result._data.size:
-            result._become_view_of(input)
+            result._become_view_of(input, recorded)
         return result
 
     def _connect(self, inputs, result, params=None):

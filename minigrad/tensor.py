@@ -343,14 +343,15 @@ class Tensor:
             return (None, 0)  # NB: PyTorch's no_grad views also send gradients nowhere
         return accumulator_edge(self)
 
-    def _become_view_of(self, base):
+    def _become_view_of(self, base, recorded=False):
         """Mark this new tensor as a view of ``base``'s memory: the same base tensor and the
-        same version counter, so an in-place change through either one is seen by both."""
+        same version counter, so an in-place change through either one is seen by both.
+        ``recorded``: the view's op recorded a node (so grad mode is on: not read again)."""
         self._base = base._base if base._base is not None else base
         counter = base._shared_version_counter()
         self._version_counter = counter
         self._graph_version = counter.value
-        if base._requires_grad and not _state.grad_enabled:
+        if not recorded and base._requires_grad and not _state.grad_enabled:
             # As PyTorch: a view made under no_grad still says it requires grad,
             # but it is outside the graph (no gradient edge leads to it).
             self._requires_grad = self._no_grad_view = True

@@ -20,9 +20,40 @@ from .operands import normalize_dim
 
 
 def _stable_softmax(x, dim):
-    """exp(x - max) / sum along ``dim``: the max subtracted so that exp cannot overflow."""
-    if dim == x.ndim - 1 and x.dtype.char in "fd" and x.size:  # (float32 or float64: the usual case first)
-        return _softmax_last_dim(x)
+    """exp(x - max) / sum along ``dim``: the max subtracted so that exp cannot overflow.
+
+    Along the last dim (a vector's, or each row's: the usual case) of a float32 or float64
+    array, with cheaper NumPy calls first. On the small arrays learners use, each NumPy call
+    costs more than its arithmetic (a reduction 1 µs for 16 numbers), so there:
+
+    - the max is not subtracted where that is safe: ``exp(x) / sum(exp(x))`` is the same number
+      (softmax does not change when a slice is shifted). Safe means every sum is at least 1 and
+      finite: then no ``exp`` overflowed, and one that underflowed (a tiny number, imprecise)
+      is divided by at least 1, so its error stays as small as with the shift. Otherwise the
+      max is subtracted first, read at its argmax (a quarter of a max's cost);
+    - the sums are a product with a vector of ones (fast_path.ones_for: BLAS, whose rounding
+      differs from NumPy's pairwise sum within the dtype's precision, as PyTorch's own sum's does).
+
+    (exp may overflow before the check: the caller has NumPy's warnings off.)
+    """
+    if dim == x.ndim - 1 and x.dtype.char in "fd" and x.size:
+        ones = ones_for(x.shape[-1], x.dtype)
+        e = np.exp(x)
+        if x.ndim == 1:
+            total = e.dot(ones)
+            if not 1.0 <= total < math.inf:  # (nan fails too)
+                e = x - x[x.argmax()]  # (argmax finds a nan first, as max gives nan)
+                np.exp(e, out=e)
+                total = e.dot(ones)
+            e /= total
+            return e
+        totals = e @ ones
+        if not (1.0 <= totals.item(totals.argmin()) and totals.item(totals.argmax()) < math.inf):  # (flat indices)
+            e = np.subtract(x, np.maximum.reduce(x, axis=-1, keepdims=True))
+            np.exp(e, out=e)
+            totals = e @ ones
+        e /= totals[..., None]
+        return e
     if not x.size:  # (nothing to normalise: an empty result, as PyTorch's, not NumPy's error for a max of nothing)
         return np.empty_like(x)
     kind = x.dtype.kind
@@ -35,40 +66,6 @@ def _stable_softmax(x, dim):
         return e / e
     np.exp(e, out=e)
     e /= np.add.reduce(e, axis=dim, keepdims=True)
-    return e
-
-
-def _softmax_last_dim(x):
-    """``_stable_softmax`` along the last dim (a vector's, or each row's: the usual case) of a
-    float32 or float64 array, with cheaper NumPy calls. On the small arrays learners use, each
-    NumPy call costs more than its arithmetic (a reduction 1 µs for 16 numbers), so:
-
-    - the max is not subtracted where that is safe: ``exp(x) / sum(exp(x))`` is the same number
-      (softmax does not change when a slice is shifted). Safe means every sum is at least 1 and
-      finite: then no ``exp`` overflowed, and one that underflowed (a tiny number, imprecise)
-      is divided by at least 1, so its error stays as small as with the shift. Otherwise the
-      max is subtracted first, read at its argmax (a quarter of a max's cost);
-    - the sums are a product with a vector of ones (fast_path.ones_for: BLAS, whose rounding
-      differs from NumPy's pairwise sum within the dtype's precision, as PyTorch's own sum's does).
-
-    (exp may overflow here before the check: the caller has NumPy's warnings off.)
-    """
-    ones = ones_for(x.shape[-1], x.dtype)
-    e = np.exp(x)
-    if x.ndim == 1:
-        total = e.dot(ones)
-        if not 1.0 <= total < math.inf:  # (nan fails too)
-            e = x - x[x.argmax()]  # (argmax finds a nan first, as max gives nan)
-            np.exp(e, out=e)
-            total = e.dot(ones)
-        e /= total
-        return e
-    totals = e @ ones
-    if not (1.0 <= totals.item(totals.argmin()) and totals.item(totals.argmax()) < math.inf):  # (flat indices)
-        e = np.subtract(x, np.maximum.reduce(x, axis=-1, keepdims=True))
-        np.exp(e, out=e)
-        totals = e @ ones
-    e /= totals[..., None]
     return e
 
 
