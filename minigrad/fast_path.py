@@ -41,6 +41,12 @@ forward, backward. Each was kept because a benchmark showed it pays
 12. ``ones_for`` / ``sum_all``: on a small array a NumPy reduction costs about 1 µs, whatever
    its size; a product with a vector of ones (BLAS) sums in a third of that (``x.sum()``, and
    softmax's sums).
+13. ``Tensor._meta``: the ``(shape, dtype)`` pair a node keeps of each input (to fit the
+   gradients it returns) is made once per tensor, not at every op that uses it (a parameter
+   is used by every step). Only two things swap a tensor's array for another, and both clear
+   it: the ``data`` setter and a module's ``.to(dtype)``.
+14. A saved output keeps no version counter until something needs one (see graph.py,
+   "saved tensors, compact"): most are never changed in place.
 """
 
 import functools

@@ -458,12 +458,15 @@ class Node:
         # accumulator's for a leaf that requires grad, or none.)
         if count == 1:
             (x,) = inputs
-            node_x, needs_x, data_x = x._grad_fn, x._requires_grad, x._data
+            node_x, needs_x, meta_x = x._grad_fn, x._requires_grad, x._meta
             self.next_functions = (
                 x._gradient_edge() if x._base is not None else (node_x, x.output_nr) if node_x is not None
                 else accumulator_edge(x) if needs_x else _NO_EDGE,)
             self.needs_input_grad = (needs_x,)
-            self._input_meta = ((data_x.shape, data_x.dtype),)
+            if meta_x is None:  # (made once per tensor: see fast_path, 13)
+                data_x = x._data
+                meta_x = x._meta = (data_x.shape, data_x.dtype)
+            self._input_meta = (meta_x,)
         elif count == 2:
             x, y = inputs
             node_x, needs_x, node_y, needs_y = x._grad_fn, x._requires_grad, y._grad_fn, y._requires_grad
@@ -473,8 +476,14 @@ class Node:
                 y._gradient_edge() if y._base is not None else (node_y, y.output_nr) if node_y is not None
                 else accumulator_edge(y) if needs_y else _NO_EDGE)
             self.needs_input_grad = (needs_x, needs_y)
-            data_x, data_y = x._data, y._data
-            self._input_meta = ((data_x.shape, data_x.dtype), (data_y.shape, data_y.dtype))
+            meta_x, meta_y = x._meta, y._meta
+            if meta_x is None:
+                data_x = x._data
+                meta_x = x._meta = (data_x.shape, data_x.dtype)
+            if meta_y is None:
+                data_y = y._data
+                meta_y = y._meta = (data_y.shape, data_y.dtype)
+            self._input_meta = (meta_x, meta_y)
         else:
             edges, needs, meta = [], [], []
             for t in inputs:

@@ -48,6 +48,7 @@ class Tensor:
     _grad_fn = None
     _grad = None
     _version_counter = None
+    _meta = None  # (shape, dtype) of _data, made once as nodes record it (fast_path, 13); None when _data is swapped
     _graph_version = 0
     _base = None
     output_nr = 0
@@ -442,6 +443,7 @@ class Tensor:
     @data.setter
     def data(self, value):
         self._data = value._data if isinstance(value, Tensor) else np.asarray(value)
+        self._meta = None
 
     def numpy(self):
         """The underlying NumPy array (shared, not copied).

@@ -489,7 +489,7 @@ class Module:
             for store in (module._parameters, module._buffers):
                 for t in store.values():
                     if t is not None and dtypes.is_floating(t.dtype):
-                        t._data = t._data.astype(dtype)
+                        t._data, t._meta = t._data.astype(dtype), None
                         if t._grad is not None:
                             t._grad = Tensor._wrap(t._grad._data.astype(dtype))
         return self
