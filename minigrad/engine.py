@@ -40,7 +40,7 @@ from .creation import ones_like
 from .fast_path import FreshGradients, graph_released, warnings_back, warnings_off
 from .graph import AccumulateGrad, accumulate_grad, nodes_on_a_path
 from .plain_backward import PlainGradient, gradient, in_flight, plain, plain_all
-from .grad_mode import _state
+from .grad_mode import _state, set_grad_mode
 from .tensor import Tensor, _retaining
 
 
@@ -285,11 +285,12 @@ def iter_backward(roots, root_grads, retain_graph=False, create_graph=False,
     while (entry := queue.pop()) is not None:
         node, grads = entry
         # As in PyTorch, a node runs in grad mode ``create_graph``, its hooks too (not across a yield).
-        previous_mode, _state.grad_enabled = _state.grad_enabled, create_graph
+        previous_mode = _state.grad_enabled
+        set_grad_mode(create_graph)
         try:
             step = _run_node(index, node, grads, plan, queue, write, inputs, retain_graph, create_graph)
         finally:
-            _state.grad_enabled = previous_mode
+            set_grad_mode(previous_mode)
         yield step
         step = None  # (a record held here would hold its gradients: a leaf could not keep one)
         index += 1

@@ -28,7 +28,7 @@ import heapq
 from .engine import ReadyQueue, _follow_in_place_changes, _GradWriter, _run_node, fit_gradients, plan_backward
 from .fast_path import graph_released, warnings_back, warnings_off
 from .graph import AccumulateGrad, accumulate_grad
-from .grad_mode import _state
+from .grad_mode import _state, set_grad_mode
 from .plain_backward import PlainGradient, gradient, in_flight
 from .tensor import _retaining
 
@@ -50,7 +50,8 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
     ready, buffers, pending, tiebreak = queue._ready, queue.buffers, queue.pending, queue._tiebreak
     heappop, heappush = heapq.heappop, heapq.heappush
 
-    previous_mode, _state.grad_enabled = _state.grad_enabled, False
+    previous_mode = _state.grad_enabled
+    set_grad_mode(False)
     quiet = [warnings_off()]  # (in a list: _through_engine turns the warnings on and off again)
     previous_plain, _state.plain_formulas = _state.plain_formulas, gradient  # saved tensors as PlainGradients
     try:
@@ -118,7 +119,7 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
     finally:
         if quiet[0] is not None:
             warnings_back(quiet[0])
-        _state.grad_enabled = previous_mode
+        set_grad_mode(previous_mode)
         _state.plain_formulas = previous_plain
     if not retain_graph:
         graph_released()  # (fast_path: the garbage collector's pace for long graphs)

@@ -55,7 +55,7 @@ import sys
 
 import numpy as np
 
-from .grad_mode import _state
+from .grad_mode import _state, threads_without_grad
 
 _new_object = object.__new__
 
@@ -380,8 +380,9 @@ def write_in_place(ufunc, tensor, other):
 # --- 9. views that record nothing -----------------------------------------------------------
 def records(input):
     """True if an op on ``input`` alone records a node (``is_recorded``, with grad mode, for one input)."""
-    # (The input's flags first: most inputs need no gradient, and grad mode is a thread-local read.)
-    return (input._requires_grad or (input._base is not None and input.requires_grad)) and _state.grad_enabled
+    # (The input's flags first: most inputs need no gradient; then grad mode, read as grad_mode says.)
+    return ((input._requires_grad or (input._base is not None and input.requires_grad))
+            and (not threads_without_grad or _state.grad_enabled))
 
 
 def unrecorded_view(node_class, input, *args):

@@ -33,17 +33,40 @@ class _State(threading.local):
     inference_mode = False
     #: True while recording a node does more than link it: anomaly mode keeps a trace,
     #: ``record_forward_inputs`` copies, ``saved_tensors_hooks`` pack. ``Node._connect`` reads
-    #: this one flag instead of those three (a thread-local read is not free); ``extras_changed``
-    #: keeps it, called wherever one of them is set.
+    #: this one flag instead of those three (a thread-local read is not free), and only when
+    #: ``threads_with_extras`` is not empty; ``extras_changed`` keeps both, called wherever one
+    #: of the three is set.
     node_extras = False
 
 
 _state = _State()
 
+# Two per-thread switches every op reads, mirrored in sets a plain read can look at (a
+# thread-local read costs as much as a small part of an op): the threads (by ident) whose grad
+# mode is off, and those whose ``node_extras`` is on. Both are empty nearly always, and then
+# no thread-local value need be read; otherwise each thread reads its own. (A thread that ends
+# with one set stays in it: every thread then reads its own switch, as before.)
+threads_without_grad = set()
+threads_with_extras = set()
+
+
+def set_grad_mode(mode):
+    """Set this thread's grad mode: every write of ``_state.grad_enabled`` goes through here."""
+    _state.grad_enabled = mode
+    if mode:
+        threads_without_grad.discard(threading.get_ident())
+    else:
+        threads_without_grad.add(threading.get_ident())
+
 
 def extras_changed():
     """Bring ``_state.node_extras`` up to date after one of its three switches was set."""
-    _state.node_extras = bool(_state.anomaly_enabled or _state.record_forward_inputs or _state.saved_tensors_hooks)
+    on = bool(_state.anomaly_enabled or _state.record_forward_inputs or _state.saved_tensors_hooks)
+    _state.node_extras = on
+    if on:
+        threads_with_extras.add(threading.get_ident())
+    else:
+        threads_with_extras.discard(threading.get_ident())
 
 
 def is_grad_enabled():
@@ -78,10 +101,10 @@ class _GradModeContext:
 
     def __enter__(self):
         self._previous = _state.grad_enabled
-        _state.grad_enabled = self.mode
+        set_grad_mode(self.mode)
 
     def __exit__(self, *exc_info):
-        _state.grad_enabled = self._previous
+        set_grad_mode(self._previous)
         return False
 
     def __call__(self, fn):
@@ -215,17 +238,17 @@ class set_grad_enabled(_GradModeContext):
         # call works; __enter__ then only remembers what to restore.
         self._previous = _state.grad_enabled
         self.mode = bool(mode)
-        _state.grad_enabled = self.mode
+        set_grad_mode(self.mode)
 
     def __enter__(self):
         pass
 
     def __exit__(self, *exc_info):
-        _state.grad_enabled = self._previous
+        set_grad_mode(self._previous)
         return False
 
     def __call__(self, fn):
-        _state.grad_enabled = self._previous
+        set_grad_mode(self._previous)
         mode = self.mode
         return _decorate(fn, lambda: set_grad_enabled(mode))
 

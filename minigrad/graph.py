@@ -44,7 +44,7 @@ import numpy as np
 
 from . import messages
 from .fast_path import PACE_EVERY, pace_collector, warnings_back, warnings_off
-from .grad_mode import _state, copy_for_replay
+from .grad_mode import _state, copy_for_replay, threads_with_extras, threads_without_grad
 
 # tensor.py imports this module; binding the module (not the class) breaks the cycle.
 from . import tensor as _tensor  # noqa: E402
@@ -379,7 +379,7 @@ class Node:
         result = _new_tensor(_tensor.Tensor)
         # (NumPy gives scalars, not 0-d arrays, for some 0-d results.)
         result._data = out if type(out) is np.ndarray else np.asarray(out)
-        if _state.grad_enabled:
+        if not threads_without_grad or _state.grad_enabled:  # (grad mode: see grad_mode)
             for t in inputs:  # (is_recorded written out: most ops record nothing or stop at the first)
                 if t._requires_grad or (t._base is not None and t.requires_grad):
                     node._connect(inputs, result, params)
@@ -402,7 +402,8 @@ class Node:
             out = node.forward(x._data, *args) if args else node.forward(x._data)
         result = _new_tensor(_tensor.Tensor)
         result._data = out if type(out) is np.ndarray else np.asarray(out)
-        if _state.grad_enabled and (x._requires_grad or (x._base is not None and x.requires_grad)):
+        if ((x._requires_grad or (x._base is not None and x.requires_grad))
+                and (not threads_without_grad or _state.grad_enabled)):
             node._connect((x,), result, args)
         return result
 
@@ -421,8 +422,9 @@ class Node:
             out = node.forward(x._data, y._data)
         result = _new_tensor(_tensor.Tensor)
         result._data = out if type(out) is np.ndarray else np.asarray(out)
-        if _state.grad_enabled and (x._requires_grad or (x._base is not None and x.requires_grad)
-                                    or y._requires_grad or (y._base is not None and y.requires_grad)):
+        if ((x._requires_grad or (x._base is not None and x.requires_grad)
+                or y._requires_grad or (y._base is not None and y.requires_grad))
+                and (not threads_without_grad or _state.grad_enabled)):
             node._connect((x, y), result)
         return result
 
@@ -439,7 +441,8 @@ class Node:
         result = _new_tensor(_tensor.Tensor)
         result._data = node.forward(input._data, *args)
         # (fast_path.records(input) written out, as apply writes it: this is every recorded view's path)
-        recorded = _state.grad_enabled and (input._requires_grad or (input._base is not None and input.requires_grad))
+        recorded = ((input._requires_grad or (input._base is not None and input.requires_grad))
+                    and (not threads_without_grad or _state.grad_enabled))
         if recorded:
             node._connect((input,), result, args)
         if result._data.size:
@@ -493,7 +496,7 @@ class Node:
             self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
         result._grad_fn = self
-        extras = _state.node_extras  # (one thread-local read for the three rare cases: see grad_mode)
+        extras = threads_with_extras and _state.node_extras  # (the three rare cases: see grad_mode)
         if self._save_plan:
             # As PyTorch: a tensor is kept only if a gradient that uses it is wanted.
             kept = self._kept_always

@@ -419,3 +419,57 @@ def test_integer_tensor_may_set_requires_grad_false():
     t.requires_grad = False
     t.requires_grad_(False)
     assert not t.requires_grad
+
+
+# --- grad mode per thread (read through grad_mode.threads_without_grad) ---------------------
+def _records(x):
+    """Whether each way an op can go records a node: one input, two, a view, the general apply."""
+    return [y.grad_fn is not None for y in (x * 2, x * x, x.reshape(-1), x.softmax(0), minigrad.cat([x, x]))]
+
+
+def test_a_thread_in_no_grad_does_not_stop_another_from_recording():
+    import threading
+
+    x = minigrad.ones(3, requires_grad=True)
+    inside, go_on, seen = threading.Event(), threading.Event(), {}
+
+    def other():
+        with minigrad.no_grad():
+            inside.set()
+            seen["other"] = _records(x)
+            go_on.wait(5)
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    inside.wait(5)
+    seen["main"] = _records(x)
+    go_on.set()
+    thread.join()
+    assert seen == {"other": [False] * 5, "main": [True] * 5}
+
+
+def test_a_thread_that_ended_in_no_grad_leaves_the_others_as_they_were():
+    import threading
+
+    x = minigrad.ones(3, requires_grad=True)
+    thread = threading.Thread(target=lambda: minigrad.set_grad_enabled(False))
+    thread.start()
+    thread.join()
+    assert _records(x) == [True] * 5
+    with minigrad.no_grad():
+        assert _records(x) == [False] * 5
+    assert _records(x) == [True] * 5
+
+
+def test_every_write_of_grad_mode_goes_through_set_grad_mode():
+    # The ops read grad mode only when some thread has it off (grad_mode.threads_without_grad):
+    # a write that went around set_grad_mode would leave that set wrong, and ops recording.
+    import pathlib
+    import re
+
+    package = pathlib.Path(minigrad.__file__).parent
+    writes = [f"{path.relative_to(package)}:{number}"
+              for path in package.rglob("*.py")
+              for number, line in enumerate(path.read_text().splitlines(), 1)
+              if re.search(r"_state\.grad_enabled\s*=[^=]|_state\.grad_enabled\s*,[^=]*=[^=]", line)]
+    assert len(writes) == 1 and writes[0].startswith("grad_mode.py:"), writes  # (set_grad_mode's own)
