@@ -356,7 +356,7 @@ class Relu(Node):
 
     def backward(self, grad):
         (z,) = self.saved_tensors
-        return ThresholdBackward.apply(grad, z)
+        return ThresholdBackward.apply_binary(grad, z)
 
 
 class ThresholdBackward(Node):
@@ -383,7 +383,7 @@ class ThresholdBackward(Node):
 
     def backward(self, grad):
         (result,) = self.saved_tensors
-        return ThresholdBackward.apply(grad, result), grad * 0
+        return ThresholdBackward.apply_binary(grad, result), grad * 0
 
 
 class Abs(Node):

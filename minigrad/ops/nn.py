@@ -654,7 +654,7 @@ def log_softmax(input, dim=None, dtype=None):
     axis = _dim(dim, input)
     if input._data.dtype.kind != "f":
         _no_integer_softmax("log_softmax", input, axis)
-    return LogSoftmax.apply(input, dim=axis)
+    return LogSoftmax.apply_unary(input, axis)
 
 
 def _no_integer_softmax(name, input, axis):
