@@ -235,8 +235,8 @@ def _saved_array(node, entry):
         if len(entry) == 2:
             tensor, version = entry
             counter = tensor._version_counter
-            if counter is None and tensor._grad_fn is not None:
-                counter = tensor._existing_version_counter()
+            if counter is None and tensor._grad_fn is not None and tensor._grad_fn._output_counter is not None:
+                counter = tensor._existing_version_counter()  # (one its node's entry had made)
             if (0 if counter is None else counter.value) == version:
                 return tensor._data
         elif entry[2].value == entry[1]:
@@ -518,8 +518,8 @@ class Node:
                     else:
                         t = inputs[position]
                         counter = t._version_counter
-                        if counter is None and t._grad_fn is not None:
-                            counter = t._existing_version_counter()
+                        if counter is None and t._grad_fn is not None and t._grad_fn._output_counter is not None:
+                            counter = t._existing_version_counter()  # (one its node's entry had made)
                         values.append((t, 0 if counter is None else counter.value))
         if extras:
             if _state.anomaly_enabled:
