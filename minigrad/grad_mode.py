@@ -50,23 +50,25 @@ threads_without_grad = set()
 threads_with_extras = set()
 
 
+def _mirror(threads, on):
+    """This thread in ``threads`` while ``on``, out of it otherwise."""
+    if on:
+        threads.add(threading.get_ident())
+    else:
+        threads.discard(threading.get_ident())
+
+
 def set_grad_mode(mode):
     """Set this thread's grad mode: every write of ``_state.grad_enabled`` goes through here."""
     _state.grad_enabled = mode
-    if mode:
-        threads_without_grad.discard(threading.get_ident())
-    else:
-        threads_without_grad.add(threading.get_ident())
+    _mirror(threads_without_grad, not mode)
 
 
 def extras_changed():
     """Bring ``_state.node_extras`` up to date after one of its three switches was set."""
     on = bool(_state.anomaly_enabled or _state.record_forward_inputs or _state.saved_tensors_hooks)
     _state.node_extras = on
-    if on:
-        threads_with_extras.add(threading.get_ident())
-    else:
-        threads_with_extras.discard(threading.get_ident())
+    _mirror(threads_with_extras, on)
 
 
 def is_grad_enabled():
