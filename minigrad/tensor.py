@@ -203,9 +203,7 @@ class Tensor:
 
     @property
     def _version(self):
-        counter = self._version_counter
-        if counter is None and self._grad_fn is not None:
-            counter = self._existing_version_counter()
+        counter = self._existing_version_counter()
         return 0 if counter is None else counter.value
 
     def _existing_version_counter(self):

@@ -628,7 +628,7 @@ class NativeBatchNorm(Node):
 def _dim(dim, input):
     ndim = input._data.ndim
     if type(dim) is int and -ndim <= dim < ndim:
-        return dim % ndim  # (the common case, kept cheap)
+        return dim % ndim  # (normalize_dim's common case, without the call and its tuple)
     if dim is None:  # PyTorch's legacy implicit choice
         dim = 0 if ndim in (0, 1, 3) else 1
     (axis,) = normalize_dim(dim, ndim)
