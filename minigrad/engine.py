@@ -36,7 +36,6 @@ import weakref
 import numpy as np
 
 from . import messages
-from .creation import ones_like
 from .fast_path import FreshGradients, graph_released, warnings_back, warnings_off
 from .graph import AccumulateGrad, accumulate_grad, nodes_on_a_path
 from .plain_backward import PlainGradient, gradient, in_flight, plain, plain_all
@@ -584,7 +583,8 @@ def make_root_grads(outputs, grads, is_grads_batched=False):
         if grad is None:
             if out.requires_grad and out.numel() != 1:
                 raise RuntimeError(messages.IMPLICIT_GRAD_NOT_SCALAR)
-            new_grads.append(ones_like(out) if out.requires_grad else None)
+            # (ones_like's array without its argument checks: this runs at every backward())
+            new_grads.append(Tensor._wrap(np.ones(out._data.shape, out._data.dtype)) if out.requires_grad else None)
             continue
         if not isinstance(grad, Tensor):
             raise TypeError(messages.GRADIENT_NOT_TENSOR.format(type=type(grad).__name__))

@@ -29,8 +29,9 @@ from .engine import ReadyQueue, _follow_in_place_changes, _GradWriter, _run_node
 from .fast_path import graph_released, warnings_back, warnings_off
 from .graph import AccumulateGrad, accumulate_grad
 from .grad_mode import _state, set_grad_mode
+from .ops.reduce import broadcasts_to, sum_to_shape
 from .plain_backward import PlainGradient, gradient, in_flight
-from .tensor import _retaining
+from .tensor import Tensor, _retaining
 
 
 def run_plain_backward(roots, root_grads, retain_graph=False):
@@ -86,10 +87,10 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
                 for grad, (child, _), (shape, dtype) in zip(grad_inputs, edges, node._input_meta):
                     if grad is not None and (child is None or type(grad) is not PlainGradient
                                              or grad._data.shape != shape or grad._data.dtype is not dtype):
-                        grad_inputs = in_flight(fit_gradients(node, grad_inputs))
+                        grad_inputs = _fitted(node, grad_inputs)
                         break
             if not retain_graph:
-                node.release()
+                node._drop_saved()
 
             # Send each gradient on (ReadyQueue.pass_on and send, in place).
             for grad, (child, output_nr) in zip(grad_inputs, edges):
@@ -123,6 +124,31 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
         _state.plain_formulas = previous_plain
     if not retain_graph:
         graph_released()  # (fast_path: the garbage collector's pace for long graphs)
+
+
+def _fitted(node, grad_inputs):
+    """``in_flight(fit_gradients(node, grad_inputs))`` for the two common misfits, without the
+    general steps: a gradient of a broadcast input (a bias's: summed down to the input's shape),
+    and a Tensor from a formula that called a node's ``apply`` (relu's). Any other misfit (a
+    dtype to change, a shape that does not broadcast: PyTorch's error) goes the general way.
+    """
+    fitted = []
+    for grad, (child, _), (shape, dtype) in zip(grad_inputs, node.next_functions, node._input_meta):
+        if grad is None or child is None:
+            fitted.append(None)
+            continue
+        kind = type(grad)
+        array = grad._data
+        if (kind is not PlainGradient and kind is not Tensor) or array.dtype is not dtype:
+            return in_flight(fit_gradients(node, grad_inputs))
+        if array.shape != shape:
+            if not broadcasts_to(shape, array.shape):
+                return in_flight(fit_gradients(node, grad_inputs))
+            grad = gradient(sum_to_shape(array, shape))  # (SumToSize's forward, as fit_gradients sums)
+        elif kind is Tensor:
+            grad = gradient(array)
+        fitted.append(grad)
+    return tuple(fitted)
 
 
 def _through_engine(node, grads, plan, queue, write, retain_graph, quiet):

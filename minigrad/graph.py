@@ -631,22 +631,28 @@ class Node:
         """
         if self._released:
             return ()
+        arrays = tuple([name for name in self.saved_arrays if name in self.__dict__]) if self.saved_arrays else ()
+        names = tuple([name for name, _ in self._kept_saves]) + arrays if self._saved_values else arrays
+        if names and not dry_run:
+            self._drop_saved()
+        return names
+
+    def _drop_saved(self):
+        """``release()`` without naming what it drops: the plain backward loop's, after every node."""
+        if self._released:
+            return
         if not self.saved_arrays:  # (most nodes: saved tensors only, the short way)
-            if not self._saved_values:
-                return ()  # (nothing kept: PyTorch lets such a node run again)
-            if not dry_run:
+            if self._saved_values:  # (nothing kept: PyTorch lets such a node run again)
                 self._saved_values = None
                 self._released = True
-            return tuple([name for name, _ in self._kept_saves])
-        arrays = tuple([name for name in self.saved_arrays if name in self.__dict__])
-        names = tuple([name for name, _ in self._kept_saves]) + arrays if self._saved_values else arrays
-        if not names or dry_run:
-            return names  # (nothing kept: PyTorch lets such a node run again)
+            return
+        kept = [name for name in self.saved_arrays if name in self.__dict__]
+        if not kept and not self._saved_values:
+            return
         self._saved_values = None
-        for name in arrays:
+        for name in kept:
             del self.__dict__[name]
         self._released = True
-        return names
 
     def _array(self, name):
         """A saved array (see ``saved_arrays``); PyTorch's error once released."""

@@ -107,6 +107,9 @@ class BackwardCFunction(Node, FunctionCtx):
         self._released = True
         return ("saved_tensors",)
 
+    def _drop_saved(self):
+        self.release()
+
     def backward(self, *grads):
         if self._materialize_grads:
             from ..creation import zeros

@@ -108,6 +108,9 @@ class CopySlices(Node):
     def release(self, dry_run=False):
         return self.fn.release(dry_run)
 
+    def _drop_saved(self):
+        self.fn._drop_saved()
+
     @property
     def released(self):
         return self.fn.released

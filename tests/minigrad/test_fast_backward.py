@@ -164,6 +164,85 @@ def test_hooks_and_rare_nodes_see_what_the_reference_loop_shows():
     np.testing.assert_array_equal(fast_h.grad.numpy(), reference_h.grad.numpy())
 
 
+def _nodes(out):
+    """Every node of ``out``'s graph, in an order two identical programs share."""
+    seen, order, stack = set(), [], [out.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append(node)
+        stack.extend(child for child, _ in reversed(node.next_functions))
+    return order
+
+
+def _freed(nodes):
+    """What each node still keeps: released or not, and the names release() would drop now."""
+    return [(node.name(), node.released, node.release(dry_run=True)) for node in nodes]
+
+
+class Scaled(minigrad.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, w):
+        ctx.save_for_backward(x, w)
+        return x * w
+
+    @staticmethod
+    def backward(ctx, grad):
+        x, w = ctx.saved_tensors
+        return grad * w, grad * x
+
+
+def freeing_program():
+    """Nodes that keep something, of every kind release() knows: a custom Function's saved
+    tensors, an op inside a write through a view (CopySlices), a node with several outputs,
+    saved arrays (nll_loss's targets) and plain saved tensors."""
+    x = minigrad.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
+    w = minigrad.tensor([[0.5, 1.0], [-1.0, 2.0]], requires_grad=True)
+    first, second = Scaled.apply(x, w).tanh().unbind(0)
+    z = (first * second).clone()
+    z[0:1].mul_(w[0, 0:1])  # CopySlices around a MulBackward0 that saves both operands
+    logits = x @ w
+    return z.sum() + second.exp().sum() + minigrad.nn.functional.cross_entropy(logits, minigrad.tensor([1, 0]))
+
+
+def test_every_node_frees_what_the_reference_loop_frees():
+    fast_out, reference_out = freeing_program(), freeing_program()
+    fast_nodes, reference_nodes = _nodes(fast_out), _nodes(reference_out)
+    before = _freed(fast_nodes)
+    assert before == _freed(reference_nodes)  # (the same graphs, nothing freed yet)
+    keeping = {name for name, _, kept in before if kept}
+    assert {"ScaledBackward", "torch::autograd::CopySlices", "NllLossBackward0", "TanhBackward0"} <= keeping
+    fast_out.backward()
+    reference_backward(reference_out)
+    assert _freed(fast_nodes) == _freed(reference_nodes)
+    assert all(released == bool(kept) for (_, released, _), (_, _, kept) in zip(_freed(fast_nodes), before))
+
+
+def test_every_node_class_that_changes_release_changes_the_loop_s_release_too():
+    # The fast loop frees by _drop_saved (release() without its answer): a class with its own
+    # release() needs its own _drop_saved, or the loop would free another thing than the engine.
+    def subclasses(cls):
+        for sub in cls.__subclasses__():
+            yield sub
+            yield from subclasses(sub)
+
+    own_release = [cls for cls in subclasses(minigrad.graph.Node) if "release" in vars(cls)]
+    assert len(own_release) >= 2  # (CopySlices, a custom Function's node)
+    assert [cls for cls in own_release if "_drop_saved" not in vars(cls)] == []
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(programs(max_ops=8))
+def test_random_programs_free_what_the_reference_loop_frees(program):
+    fast_values, reference_values = run(program, minigrad), run(program, minigrad)
+    fast_nodes, reference_nodes = _nodes(fast_values[-1]), _nodes(reference_values[-1])
+    fast_values[-1].backward(minigrad.ones_like(fast_values[-1]))
+    reference_backward(reference_values[-1], minigrad.ones_like(reference_values[-1]))
+    assert _freed(fast_nodes) == _freed(reference_nodes)
+
+
 def test_retain_graph_twice_accumulates_as_the_reference():
     def program():
         x = minigrad.tensor([0.5, -1.5, 2.0], requires_grad=True)
@@ -235,6 +314,38 @@ def test_an_error_is_the_reference_error_and_the_state_comes_back(program):
     x = minigrad.tensor([1.0, 2.0], requires_grad=True)
     (x * x).sum().backward()  # the next pass works
     np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0])
+
+
+@pytest.mark.parametrize("wrong", ["shape", "dtype", "count"])
+def test_a_formula_s_misfit_gradient_is_fitted_or_refused_as_in_the_reference(monkeypatch, wrong):
+    # Built-in formulas return fitting gradients; were one not to, both loops must answer alike.
+    def misfit(self, grad):
+        g = grad * 1.0
+        if wrong == "shape":
+            return g[:1]  # (3,) for an input of (2, 3): does not broadcast, PyTorch's error
+        if wrong == "dtype":
+            return g.double()  # fitted back to float32, as the engine fits it
+        return g, g
+
+    monkeypatch.setattr(minigrad.ops.elementwise.Exp, "backward", misfit)
+
+    def program():
+        x = minigrad.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], requires_grad=True)
+        return x, (x.exp() * 2.0).sum()
+
+    (x, out), (x_ref, out_ref) = program(), program()
+    if wrong == "dtype":
+        out.backward()
+        reference_backward(out_ref)
+        assert x.grad.dtype == minigrad.float32
+        _assert_same_grads([x], [x_ref])
+        return
+    with pytest.raises(RuntimeError) as fast_error:
+        out.backward()
+    with pytest.raises(RuntimeError) as reference_error:
+        reference_backward(out_ref)
+    assert str(fast_error.value) == str(reference_error.value)
+    assert "ExpBackward0 returned" in str(fast_error.value)
 
 
 def test_formulas_run_quietly_and_hooks_with_the_warnings_on():
