@@ -133,16 +133,24 @@ class MseLoss(Node):
         return grad_x, (-grad_x if self.needs_input_grad[1] else None)
 
 
-def _target_weights(targets, weight, ignore_index, dtype):
+def _target_weights(targets, weight, ignore_index, classes, dtype):
     """``(counted, safe, w)`` for flat ``targets``: which rows count (None: all of them), each
-    row's target (0 where ignored) and its weight (0 where ignored)."""
+    row's target (0 where ignored) and its weight (0 where ignored; None: all 1, nothing ignored).
+
+    Raises:
+        IndexError: PyTorch's, for a target outside ``[0, classes)`` that is not ``ignore_index``.
+    """
+    # The common case first, in one max (without its Python wrapper): every target a class (read
+    # as unsigned, a negative int64 is larger than any), and ignore_index none of them.
+    if not targets.size or (np.maximum.reduce(targets.view(np.uint64) if targets.dtype.kind == "i" else targets)
+                            < classes and not 0 <= ignore_index < classes):
+        return None, targets, None if weight is None else weight[targets].astype(dtype)
     counted = targets != ignore_index
-    if np.logical_and.reduce(counted, axis=None):  # the common case, without the masks (counted.all())
-        if weight is None:
-            w = np.empty(targets.shape, dtype)
-            w.fill(1)  # (np.ones, without its Python wrapper)
-            return None, targets, w
-        return None, targets, weight[targets].astype(dtype)
+    out_of_bounds = counted & ((targets < 0) | (targets >= classes))
+    if out_of_bounds.any():
+        raise IndexError(f"Target {int(targets[out_of_bounds][0])} is out of bounds.")
+    if counted.all():
+        return None, targets, None if weight is None else weight[targets].astype(dtype)
     safe = np.where(counted, targets, 0)
     return counted, safe, np.where(counted, 1 if weight is None else weight[safe], 0).astype(dtype)
 
@@ -164,9 +172,9 @@ class NllLoss(Node):
         self.target, self.weight, self.ignore_index, self.reduction = target, weight, ignore_index, reduction
         self.shape = logp.shape
         rows = logp.reshape(-1, logp.shape[-1])
-        counted, safe, w = _target_weights(target.reshape(-1), weight, ignore_index, logp.dtype)
+        counted, safe, w = _target_weights(target.reshape(-1), weight, ignore_index, logp.shape[-1], logp.dtype)
         # The common case, every target counted with weight 1, needs no weights: the same numbers.
-        self.unweighted = counted is None and weight is None
+        self.unweighted = w is None
         losses = -rows[np.arange(rows.shape[0]), safe]
         if self.unweighted:
             self.total_weight = logp.dtype.type(rows.shape[0])
@@ -198,7 +206,7 @@ class NllLoss(Node):
         if self.unweighted:  # (every w[t_i] is 1: one number, not an array of them)
             counted, safe, w = None, target, grad._data.dtype.type(1)
         else:
-            counted, safe, w = _target_weights(target, self.weight, self.ignore_index, grad.dtype)
+            counted, safe, w = _target_weights(target, self.weight, self.ignore_index, self.shape[-1], grad.dtype)
         if self.reduction == "mean":
             w = w / self.total_weight
         picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)
@@ -692,15 +700,10 @@ def nll_loss(input, target, weight=None, ignore_index=-100, reduction="mean", sp
     ndim = input._data.ndim
     if ndim == 2 and t.ndim != 1 or ndim == 1 and t.ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    classes = input._data.shape[-1]
-    # (A quick look first, most targets are fine: t.min() and t.max() without their Python wrappers.)
-    if t.size and (np.minimum.reduce(t, axis=None) < 0 or np.maximum.reduce(t, axis=None) >= classes):
-        out_of_bounds = (t != ignore_index) & ((t < 0) | (t >= classes))
-        if out_of_bounds.any():
-            raise IndexError(f"Target {int(t[out_of_bounds].flat[0])} is out of bounds.")
+    # (A target out of bounds is the forward's error, as in PyTorch's kernel: see _target_weights.)
     w = None if weight is None else (weight._data if isinstance(weight, Tensor) else np.asarray(weight))
     node = NllLoss2D if spatial else NllLoss
-    return node.apply(input, target=t, weight=w, ignore_index=ignore_index, reduction=reduction)
+    return node.apply_unary(input, t, w, ignore_index, reduction)  # (forward's parameters, in its order)
 
 
 def cross_entropy(input, target, reduction="mean"):
