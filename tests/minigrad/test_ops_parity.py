@@ -103,7 +103,22 @@ MISUSE = {
     "mask of the wrong shape": lambda lib: lib.ones(2, 3)[lib.tensor([True, False, True])],
     "exp_ on a leaf": lambda lib: lib.ones(2, requires_grad=True).exp_(),
     "exp_ of an int tensor": lambda lib: lib.tensor([1, 2]).exp_(),
+    # nll_loss checks its targets in its forward, in one look for the common case (see _target_weights)
+    "cross_entropy negative target": lambda lib: _functional(lib).cross_entropy(lib.ones(3, 4), lib.tensor([0, -1, 2])),
+    "nll_loss target = classes": lambda lib: _functional(lib).nll_loss(lib.ones(3, 4), lib.tensor([0, 4, 2])),
+    "nll_loss uint8 target": lambda lib: _functional(lib).nll_loss(lib.ones(3, 4), lib.tensor([0, 9, 2], dtype=lib.uint8)),
+    "nll_loss -100 when ignoring 1": lambda lib: _functional(lib).nll_loss(lib.ones(3, 4), lib.tensor([0, -100, 2]),
+                                                                           ignore_index=1),
+    "nll_loss of one sample": lambda lib: _functional(lib).nll_loss(lib.ones(4), lib.tensor(7)),
+    "cross_entropy of images": lambda lib: _functional(lib).cross_entropy(
+        lib.ones(2, 3, 2, 2), lib.tensor([[[0, 1], [2, 5]], [[0, 0], [0, 0]]])),
+    "weighted cross_entropy": lambda lib: _functional(lib).cross_entropy(lib.ones(3, 4), lib.tensor([0, -2, 2]),
+                                                                         weight=lib.ones(4)),
 }
+
+
+def _functional(lib):
+    return lib.nn.functional
 
 
 def _iadd_none(lib):
