@@ -489,10 +489,15 @@ class Node:
             self._input_meta = (meta_x, meta_y)
         else:
             edges, needs, meta = [], [], []
-            for t in inputs:
-                edges.append(t._gradient_edge())
-                needs.append(t._requires_grad)
-                meta.append((t._data.shape, t._data.dtype))
+            for t in inputs:  # (as for one input, in a loop: addmm's three, cat's many)
+                node_t, needs_t, meta_t = t._grad_fn, t._requires_grad, t._meta
+                edges.append(t._gradient_edge() if t._base is not None else (node_t, t.output_nr)
+                             if node_t is not None else accumulator_edge(t) if needs_t else _NO_EDGE)
+                needs.append(needs_t)
+                if meta_t is None:
+                    data_t = t._data
+                    meta_t = t._meta = (data_t.shape, data_t.dtype)
+                meta.append(meta_t)
             self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
         result._grad_fn = self
