@@ -128,16 +128,6 @@ def _reduction(size_average, reduce, reduction):
     return reduction
 
 
-def _flatten_classes(input, target):
-    """(N, C, d1, ...) -> (N*d1*..., C) and targets (N, d1, ...) -> (N*d1*...,); (C,) -> (1, C)."""
-    if input.ndim == 1:
-        return input.unsqueeze(0), target.reshape(1), ()
-    if input.ndim == 2:
-        return input, target, None
-    order = (0,) + tuple(range(2, input.ndim)) + (1,)
-    return input.permute(*order).reshape(-1, input.shape[1]), target.reshape(-1), target.shape
-
-
 def _check_target_size(input, target):
     if input.shape != target.shape:
         warnings.warn(
@@ -467,8 +457,8 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     reduction = _reduction(size_average, reduce, reduction)
     if not 0.0 <= label_smoothing <= 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    class_dim = 0 if input.ndim == 1 else 1
-    if isinstance(target, Tensor) and target.shape == input.shape:
+    class_dim = 0 if input._data.ndim == 1 else 1  # (the arrays' ndim and shapes: cheaper than the Tensors')
+    if isinstance(target, Tensor) and target._data.shape == input._data.shape:
         if not dtypes.is_floating(target.dtype):
             raise RuntimeError("Expected floating point type for target with class probabilities, got "
                                f"{dtypes.SCALAR_TYPE_NAMES[target.dtype]}")
