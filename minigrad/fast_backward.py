@@ -17,10 +17,14 @@ custom Functions, several outputs) has one implementation only.
 
 Grad mode is off and NumPy's floating-point warnings are off for the whole loop,
 instead of around each formula. For a node taken through ``_run_node`` the
-warnings come back, as in the engine's own loop.
+warnings come back, as in the engine's own loop. The two misfits a built-in formula
+commonly returns, a bias's gradient in the broadcast shape and a Tensor (relu's formula
+calls a node), are fitted here (``_fitted``); a node's saved tensors are dropped by
+``Node._drop_saved``, which is ``release()`` without building the names it returns.
 
 ``tests/minigrad/test_fast_backward.py`` runs the same programs through both loops
-and compares every ``.grad`` bit for bit, every hook's order and every error.
+and compares every ``.grad`` bit for bit, every hook's order, every error and what
+each node has freed.
 """
 
 import heapq
