@@ -322,7 +322,7 @@ def test_a_formula_s_misfit_gradient_is_fitted_or_refused_as_in_the_reference(mo
     def misfit(self, grad):
         g = grad * 1.0
         if wrong == "shape":
-            return g[:1]  # (3,) for an input of (2, 3): does not broadcast, PyTorch's error
+            return g[:1]  # (1, 3) for an input of (2, 3): no sum makes it fit, PyTorch's error
         if wrong == "dtype":
             return g.double()  # fitted back to float32, as the engine fits it
         return g, g
