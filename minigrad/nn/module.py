@@ -333,18 +333,11 @@ class Module:
             object.__setattr__(self, name, value)
 
     def __getattr__(self, name):
-        # Only called when normal lookup fails: look in the three registries (parameters first:
-        # ``self.weight`` in every forward; written out, as a loop over the names costs as much).
+        # Only called when normal lookup fails: look in the three registries.
         d = self.__dict__
-        parameters = d.get("_parameters")
-        if parameters is not None and name in parameters:
-            return parameters[name]
-        buffers = d.get("_buffers")
-        if buffers is not None and name in buffers:
-            return buffers[name]
-        modules = d.get("_modules")
-        if modules is not None and name in modules:
-            return modules[name]
+        for store in ("_parameters", "_buffers", "_modules"):
+            if store in d and name in d[store]:
+                return d[store][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):

@@ -142,14 +142,15 @@ def _target_weights(targets, weight, ignore_index, classes, dtype):
     """
     # The common case first, in one max (without its Python wrapper): every target a class (read
     # as unsigned, a negative int64 is larger than any), and ignore_index none of them.
-    if not targets.size or (np.maximum.reduce(targets.view(np.uint64) if targets.dtype.kind == "i" else targets)
-                            < classes and not 0 <= ignore_index < classes):
-        return None, targets, None if weight is None else weight[targets].astype(dtype)
-    counted = targets != ignore_index
-    out_of_bounds = counted & ((targets < 0) | (targets >= classes))
-    if out_of_bounds.any():
-        raise IndexError(f"Target {int(targets[out_of_bounds][0])} is out of bounds.")
-    if counted.all():
+    all_counted = not targets.size or (np.maximum.reduce(targets.view(np.uint64) if targets.dtype.kind == "i"
+                                                         else targets) < classes and not 0 <= ignore_index < classes)
+    if not all_counted:
+        counted = targets != ignore_index
+        out_of_bounds = counted & ((targets < 0) | (targets >= classes))
+        if out_of_bounds.any():
+            raise IndexError(f"Target {int(targets[out_of_bounds][0])} is out of bounds.")
+        all_counted = counted.all()
+    if all_counted:
         return None, targets, None if weight is None else weight[targets].astype(dtype)
     safe = np.where(counted, targets, 0)
     return counted, safe, np.where(counted, 1 if weight is None else weight[safe], 0).astype(dtype)
