@@ -38,6 +38,9 @@ forward, backward. Each was kept because a benchmark showed it pays
    ``apply`` spends about 0.3 µs packing and unpacking its arguments and looping over its inputs.
    ``apply_unary`` and ``apply_as_view`` take forward's parameters in its order: a call by
    keyword costs about 0.2 µs more (``Node._named_params`` names them where they are kept).
+   They call ``forward`` (and ``unrecorded_view`` a node's ``view``) with its arguments written
+   out when it has no parameter or one, the common cases: a call that spreads ``*args`` costs
+   about 0.1 µs more, as Python's quick path for calls does not take it.
 11. ``unrecorded_op``: an op that records nothing and whose forward only computes (softmax)
    is that computation and a wrapper, as ``unrecorded_view`` is for a view.
 12. ``ones_for`` / ``sum_all``: on a small array a NumPy reduction costs about 1 µs, whatever
@@ -402,7 +405,9 @@ def unrecorded_view(node_class, input, *args):
     the same base, the same version counter. (An empty result shares no memory, so it is
     not marked, as there.)
     """
-    array = node_class.view(input._data, *args)
+    data = input._data
+    array = (node_class.view(data) if not args else node_class.view(data, args[0]) if len(args) == 1
+             else node_class.view(data, *args))  # (written out for none or one: see 10)
     view = _new_object(_tensor.Tensor)
     view._data = array
     if array.size:
@@ -411,16 +416,17 @@ def unrecorded_view(node_class, input, *args):
 
 
 # --- 11. an op without a node ----------------------------------------------------------------
-def unrecorded_op(compute, input, *args):
-    """``node_class.apply(input, ...)`` for an op that records nothing (``records(input)`` is
-    False) and whose node's forward is ``compute(input's array, *args)`` and nothing else:
+def unrecorded_op(compute, input, param):
+    """``node_class.apply(input, param)`` for an op that records nothing (``records(input)`` is
+    False) and whose node's forward is ``compute(input's array, param)`` and nothing else:
     that call, with NumPy's warnings off (as ``Node.apply`` has them for ``may_warn``), and a
     wrapper. A node, and the general steps of ``apply`` around it, cost about as much as a
-    small op's arithmetic.
+    small op's arithmetic. (One parameter, not ``*args``: a call that spreads ``*args`` costs
+    about 0.1 µs more than one whose arguments are written out.)
     """
     quiet = warnings_off()
     try:
-        array = compute(input._data, *args)
+        array = compute(input._data, param)
     finally:
         warnings_back(quiet)
     result = _new_object(_tensor.Tensor)

@@ -392,14 +392,18 @@ class Node:
         ``args`` passed in the order ``forward`` takes them: the same steps, written out for
         that case (see fast_path, 10)."""
         node = cls()
+        data = x._data
+        # (Without a parameter or with one, forward's call is written out: see fast_path, 10.)
         if cls.may_warn:
             quiet = warnings_off()
             try:
-                out = node.forward(x._data, *args) if args else node.forward(x._data)
+                out = (node.forward(data) if not args else node.forward(data, args[0]) if len(args) == 1
+                       else node.forward(data, *args))
             finally:
                 warnings_back(quiet)
         else:
-            out = node.forward(x._data, *args) if args else node.forward(x._data)
+            out = (node.forward(data) if not args else node.forward(data, args[0]) if len(args) == 1
+                   else node.forward(data, *args))
         result = _new_tensor(_tensor.Tensor)
         result._data = out if type(out) is np.ndarray else np.asarray(out)
         if ((x._requires_grad or (x._base is not None and x.requires_grad))
@@ -439,7 +443,9 @@ class Node:
         """
         node = cls()
         result = _new_tensor(_tensor.Tensor)
-        result._data = node.forward(input._data, *args)
+        data = input._data
+        result._data = (node.forward(data) if not args else node.forward(data, args[0]) if len(args) == 1
+                        else node.forward(data, *args))  # (written out for none or one: fast_path, 10)
         # (fast_path.records(input) written out, as apply writes it: this is every recorded view's path)
         recorded = ((input._requires_grad or (input._base is not None and input.requires_grad))
                     and (not threads_without_grad or _state.grad_enabled))

@@ -36,17 +36,19 @@ def _stable_softmax(x, dim):
 
     (exp may overflow before the check: the caller has NumPy's warnings off.)
     """
-    if dim == x.ndim - 1 and x.dtype.char in "fd" and x.size:
+    if x.ndim == 1 and x.dtype.char in "fd" and x.size:  # a vector (dim is 0): the commonest case first
+        ones = ones_for(x.size, x.dtype)
+        e = np.exp(x)
+        total = e.dot(ones)
+        if not 1.0 <= total < math.inf:  # (nan fails too)
+            e = x - x[x.argmax()]  # (argmax finds a nan first, as max gives nan)
+            np.exp(e, out=e)
+            total = e.dot(ones)
+        e /= total
+        return e
+    if dim == x.ndim - 1 and x.dtype.char in "fd" and x.size:  # each row of a matrix or more
         ones = ones_for(x.shape[-1], x.dtype)
         e = np.exp(x)
-        if x.ndim == 1:
-            total = e.dot(ones)
-            if not 1.0 <= total < math.inf:  # (nan fails too)
-                e = x - x[x.argmax()]  # (argmax finds a nan first, as max gives nan)
-                np.exp(e, out=e)
-                total = e.dot(ones)
-            e /= total
-            return e
         totals = e @ ones
         if not (1.0 <= totals.item(totals.argmin()) and totals.item(totals.argmax()) < math.inf):  # (flat indices)
             e = np.subtract(x, np.maximum.reduce(x, axis=-1, keepdims=True))
