@@ -1,6 +1,6 @@
 """Run every minigrad benchmark in one process and print the results side by side.
 
-    python benchmarks/run.py                      # the full run (about two minutes)
+    python benchmarks/run.py                      # the full run (about three minutes)
     python benchmarks/run.py --quick              # a few seconds: checks the script works
     python benchmarks/run.py --only long_chain    # one benchmark
     python benchmarks/run.py --markdown benchmarks/RESULTS.md   # also write the report there
