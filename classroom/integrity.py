@@ -36,6 +36,7 @@ import hmac
 import json
 import re
 import secrets
+import threading
 
 from . import nbgrader_format as nbf
 
@@ -202,10 +203,17 @@ class Guard:
         return json.loads(body)
 
 
+# CPython 3.11 keeps the depth counter that checks ast.parse's result in one place for all threads.
+# Two threads parsing at once (``--jobs`` grades several notebooks in threads) can then fail with
+# "SystemError: AST constructor recursion depth mismatch", so parses take turns.
+_PARSING = threading.Lock()
+
+
 def defined_names(code):
     """The names a cell's top level defines (functions, classes, imports, assignments)."""
     try:
-        tree = ast.parse(code)
+        with _PARSING:
+            tree = ast.parse(code)
     except SyntaxError:
         return set()
     names = set()
