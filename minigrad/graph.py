@@ -43,7 +43,7 @@ from collections import deque
 import numpy as np
 
 from . import messages
-from .fast_path import PACE_EVERY, pace_collector, warnings_back, warnings_off
+from .fast_path import PACE_EVERY, pace_collector, shared_meta, warnings_back, warnings_off
 from .grad_mode import _state, copy_for_replay, threads_with_extras, threads_without_grad
 
 # tensor.py imports this module; binding the module (not the class) breaks the cycle.
@@ -471,10 +471,9 @@ class Node:
             self.next_functions = (
                 x._gradient_edge() if x._base is not None else (node_x, x.output_nr) if node_x is not None
                 else accumulator_edge(x) if needs_x else _NO_EDGE,)
-            self.needs_input_grad = (needs_x,)
+            self.needs_input_grad = _NEEDS_1 if needs_x else _NEEDS_0
             if meta_x is None:  # (made once per tensor: see fast_path, 13)
-                data_x = x._data
-                meta_x = x._meta = (data_x.shape, data_x.dtype)
+                meta_x = x._meta = shared_meta(x._data)
             self._input_meta = (meta_x,)
         elif count == 2:
             x, y = inputs
@@ -484,14 +483,13 @@ class Node:
                 else accumulator_edge(x) if needs_x else _NO_EDGE,
                 y._gradient_edge() if y._base is not None else (node_y, y.output_nr) if node_y is not None
                 else accumulator_edge(y) if needs_y else _NO_EDGE)
-            self.needs_input_grad = (needs_x, needs_y)
+            self.needs_input_grad = ((_NEEDS_11 if needs_y else _NEEDS_10) if needs_x
+                                     else _NEEDS_01 if needs_y else _NEEDS_00)
             meta_x, meta_y = x._meta, y._meta
             if meta_x is None:
-                data_x = x._data
-                meta_x = x._meta = (data_x.shape, data_x.dtype)
+                meta_x = x._meta = shared_meta(x._data)
             if meta_y is None:
-                data_y = y._data
-                meta_y = y._meta = (data_y.shape, data_y.dtype)
+                meta_y = y._meta = shared_meta(y._data)
             self._input_meta = (meta_x, meta_y)
         else:
             edges, needs, meta = [], [], []
@@ -501,8 +499,7 @@ class Node:
                              if node_t is not None else accumulator_edge(t) if needs_t else _NO_EDGE)
                 needs.append(needs_t)
                 if meta_t is None:
-                    data_t = t._data
-                    meta_t = t._meta = (data_t.shape, data_t.dtype)
+                    meta_t = t._meta = shared_meta(t._data)
                 meta.append(meta_t)
             self.next_functions, self.needs_input_grad, self._input_meta = tuple(edges), tuple(needs), tuple(meta)
         result._requires_grad = True
@@ -518,10 +515,10 @@ class Node:
                     kept = self._kept(needs)
             self._kept_saves = kept
             if extras and _state.saved_tensors_hooks:
-                self._saved_values = [save(result, True) if position is None else save(inputs[position], False)
-                                      for _, position in kept]
+                self._saved_values = tuple([save(result, True) if position is None else save(inputs[position], False)
+                                            for _, position in kept])
             else:  # the compact form (see "saved tensors, compact" above)
-                values = self._saved_values = []
+                values = []
                 for _, position in kept:
                     if position is None:
                         counter = result._version_counter  # (a new result has none yet: see just above)
@@ -532,6 +529,7 @@ class Node:
                         if counter is None and t._grad_fn is not None and t._grad_fn._output_counter is not None:
                             counter = t._existing_version_counter()  # (one its node's entry had made)
                         values.append((t, 0 if counter is None else counter.value))
+                self._saved_values = tuple(values)  # (not the list: fast_path, 16)
         if extras:
             if _state.anomaly_enabled:
                 self._forward_trace = forward_trace()
@@ -559,7 +557,7 @@ class Node:
             entry = values[index]
             if type(entry) is np.ndarray:
                 counter = _tensor._VersionCounter()
-                values[index] = (entry, 0, counter)
+                self._saved_values = values[:index] + ((entry, 0, counter),) + values[index + 1:]
             elif type(entry) is tuple:
                 counter = entry[2]
             elif entry.is_output and entry.hooked is None:
@@ -596,8 +594,7 @@ class Node:
         values = self._saved_values
         if values is None:
             return None
-        for i, entry in enumerate(values):
-            values[i] = saved_tensor_object(entry)
+        values = self._saved_values = tuple([saved_tensor_object(entry) for entry in values])
         return {name: entry for (name, _), entry in zip(self._kept_saves, values)}
 
     @property
@@ -794,6 +791,10 @@ class AccumulateGrad(Node):
 
 
 _NO_EDGE = (None, 0)  # where the gradient of an input that needs none goes
+
+#: ``needs_input_grad`` of a node of one input or two, one tuple each for all nodes (fast_path, 16).
+_NEEDS_0, _NEEDS_1, _NEEDS_00, _NEEDS_01, _NEEDS_10, _NEEDS_11 = (
+    (False,), (True,), (False, False), (False, True), (True, False), (True, True))
 _weak = weakref.ref
 
 

@@ -70,3 +70,37 @@ def test_a_module_cast_to_another_dtype_gets_gradients_of_it(torch):
 
 def test_a_broadcast_input_swapped_for_its_full_shape(torch):
     assert _grads(minigrad, _broadcast_input_swapped) == _grads(torch, _broadcast_input_swapped)
+
+
+# --- the records are shared (fast_path 16): a long graph holds one per shape and dtype ----------
+
+def _recorded_mul(x, y):
+    return (x * y).grad_fn
+
+
+def test_tensors_of_one_shape_and_dtype_share_one_record_and_others_do_not():
+    a, b = minigrad.ones(2, 3, requires_grad=True), minigrad.zeros(2, 3, requires_grad=True)
+    c = minigrad.ones(2, 3, dtype=minigrad.float64, requires_grad=True)
+    d = minigrad.ones(3, 2, requires_grad=True)
+    for t in (a, b, c, d):
+        (t * 2).sum().backward()
+    assert a._meta is b._meta and a._meta == ((2, 3), np.dtype(np.float32))
+    assert c._meta == ((2, 3), np.dtype(np.float64)) and d._meta == ((3, 2), np.dtype(np.float32))
+
+
+def test_the_shared_records_stay_few_in_a_program_of_ever_new_shapes():
+    from minigrad import fast_path
+
+    for n in range(1, 6000):
+        (minigrad.ones(n, requires_grad=True) * 2).sum().backward()
+        assert len(fast_path._metas) <= 4096
+
+
+def test_nodes_share_their_needs_input_grad_and_it_still_says_which_input_needs_one():
+    x, w = minigrad.ones(2, requires_grad=True), minigrad.ones(2)
+    first, second, third = _recorded_mul(x, w), _recorded_mul(x, w), _recorded_mul(w, x)
+    assert first.needs_input_grad is second.needs_input_grad
+    assert first.needs_input_grad == (True, False) and third.needs_input_grad == (False, True)
+    assert _recorded_mul(x, x).needs_input_grad == (True, True)
+    assert (x * 2).grad_fn.needs_input_grad == (True, False)  # (2 is wrapped: the node has two inputs)
+    assert x.exp().grad_fn.needs_input_grad == (True,)
