@@ -204,7 +204,7 @@ class Guard:
 
 
 # CPython 3.11 keeps the depth counter that checks ast.parse's result in one place for all threads.
-# Two threads parsing at once (``--jobs`` grades several notebooks in threads) can then fail with
+# Two threads parsing at once (``grade-all`` grades several notebooks in threads) can then fail with
 # "SystemError: AST constructor recursion depth mismatch", so parses take turns.
 _PARSING = threading.Lock()
 

@@ -1,6 +1,7 @@
-"""Grading several notebooks in threads (``python -m classroom grade --jobs N``) parses cells in
-several threads at once. On CPython 3.11 two concurrent ``ast.parse`` calls can fail with
-"SystemError: AST constructor recursion depth mismatch"; the grader must not."""
+"""``python -m classroom grade-all`` grades several notebooks at once (up to four by default), in
+threads, so cells are parsed in several threads at once. On CPython 3.11 two concurrent
+``ast.parse`` calls can fail with "SystemError: AST constructor recursion depth mismatch"; the
+grader must not."""
 
 import sys
 import threading
