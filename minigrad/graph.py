@@ -43,7 +43,7 @@ from collections import deque
 import numpy as np
 
 from . import messages
-from .fast_path import PACE_EVERY, pace_collector, shared_meta, warnings_back, warnings_off
+from .fast_path import PACE_EVERY, pace_collector, reserve_instance_attributes, shared_meta, warnings_back, warnings_off
 from .grad_mode import _state, copy_for_replay, threads_with_extras, threads_without_grad
 
 # tensor.py imports this module; binding the module (not the class) breaks the cycle.
@@ -336,6 +336,9 @@ class Node:
     # --- building the graph ---------------------------------------------------
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
+        # (fast_path, 17: what _connect and a backward pass set, in CPython's shared table)
+        reserve_instance_attributes(cls, ("_sequence_nr", "next_functions", "needs_input_grad", "_input_meta",
+                                          "_kept_saves", "_saved_values", "_released", "_output_counter"))
         # Where each saved tensor comes from, worked out once per class instead of at
         # every call: (name, input position or None for the output, the input
         # positions whose gradient needs it, or None if it is always kept).

@@ -13,6 +13,7 @@ import weakref
 import numpy as np
 
 from . import devices, dtypes, messages
+from .fast_path import reserve_instance_attributes
 from .graph import RemovableHandle, accumulator_edge
 from .grad_mode import _state
 from .size import shape_of
@@ -570,6 +571,10 @@ class Tensor:
     def mT(self):
         return ops.matrix_T(self)
 
+
+# (fast_path, 17: what an op's result, a view and a leaf set, in CPython's shared table)
+reserve_instance_attributes(Tensor, ("_data", "_requires_grad", "_grad_fn", "_meta", "_version_counter", "_base",
+                                     "_grad", "_accumulator_ref", "_graph_version", "output_nr"))
 
 from . import ops  # noqa: E402  (ops needs Tensor defined first)
 from .ops.operands import OPERAND_TYPES as _OPERANDS  # noqa: E402
