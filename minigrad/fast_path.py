@@ -60,7 +60,8 @@ forward, backward. Each was kept because a benchmark showed it pays
    out (a chain that long asked it for about a gigabyte, page by page, every time). So the
    ``(shape, dtype)`` pairs of 13. are shared by all tensors of one shape and dtype
    (``shared_meta``), ``needs_input_grad`` is one of six shared tuples for a node of one or two
-   inputs, and the saved values are a tuple, not a list with room to grow: about 640 bytes.
+   inputs, and the saved values are a tuple, not a list with room to grow: about 640 bytes
+   (a little more with 17., which gives every instance room for the names it reserves).
 17. ``reserve_instance_attributes``: the names recording sets on a tensor and a node are put
    in CPython's table of attribute names when the class is made. A name first set after the
    table had filled up gave each instance a dict of its own: a recorded node or result 240

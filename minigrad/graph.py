@@ -798,6 +798,7 @@ _NO_EDGE = (None, 0)  # where the gradient of an input that needs none goes
 #: ``needs_input_grad`` of a node of one input or two, one tuple each for all nodes (fast_path, 16).
 _NEEDS_0, _NEEDS_1, _NEEDS_00, _NEEDS_01, _NEEDS_10, _NEEDS_11 = (
     (False,), (True,), (False, False), (False, True), (True, False), (True, True))
+
 _weak = weakref.ref
 
 
