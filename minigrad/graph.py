@@ -266,6 +266,36 @@ def _is_needed(needed_by, needs_input_grad):
     return needed_by is None or any(needs_input_grad[i] for i in needed_by)
 
 
+class SavedPeek:
+    """``node._saved_<name>``: what a node saved under ``name``, as PyTorch lets one peek.
+
+    A saved tensor (``saves``): the tensor, or None if this node did not need to keep it; an
+    error once released. A saved array (``saved_arrays``): it, as a Tensor. A parameter
+    (``saved_params``): its value, if the node set one. Otherwise no such attribute.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __get__(self, node, owner=None):
+        if node is None:
+            return self
+        name = self.name
+        if name in type(node).saves:
+            if node._released:
+                raise RuntimeError(messages.FREED_GRAPH)
+            saved = node._saved or {}
+            return saved[name].unpack(node) if name in saved else None
+        if name in node.saved_arrays:
+            value = node._array(name)
+            return _tensor.Tensor._wrap(value) if isinstance(value, np.ndarray) else value
+        if name in type(node).saved_params and name in node.__dict__:
+            return node.__dict__[name]
+        raise AttributeError(f"'{type(node).__name__}' object has no attribute '_saved_{name}'")
+
+
 class Node:
     """A node of the backward graph (PyTorch's ``torch.autograd.graph.Node``).
 
@@ -350,6 +380,11 @@ class Node:
         # (What is kept when no ``saved_for`` rule applies: the same at every call.)
         cls._kept_always = (tuple((name, position) for name, position, _ in cls._save_plan)
                             if all(needed_by is None for _, _, needed_by in cls._save_plan) else None)
+        # ``node._saved_self``, ``_saved_result`` ...: PyTorch's way to peek at saved tensors and
+        # parameters, one descriptor per name (not __getattr__: see fast_path, 18).
+        for name in (*cls.saves, *cls.saved_arrays, *cls.saved_params):
+            if not hasattr(cls, "_saved_" + name):
+                setattr(cls, "_saved_" + name, SavedPeek(name))
 
     @classmethod
     def _kept(cls, needs):
@@ -614,22 +649,6 @@ class Node:
         if plain is None:
             return tuple([None if entry is None else saved_tensor_object(entry).unpack(self) for entry in entries])
         return tuple([None if entry is None else plain(_saved_array(self, entry)) for entry in entries])
-
-    def __getattr__(self, attribute):
-        # ``_saved_self``, ``_saved_result`` ...: PyTorch's way to peek at saved tensors.
-        if attribute.startswith("_saved_"):
-            name = attribute[len("_saved_"):]
-            if name in type(self).saves:
-                if self._released:
-                    raise RuntimeError(messages.FREED_GRAPH)
-                saved = self._saved or {}
-                return saved[name].unpack(self) if name in saved else None
-            if name in self.saved_arrays:
-                value = self._array(name)
-                return _tensor.Tensor._wrap(value) if isinstance(value, np.ndarray) else value
-            if name in type(self).saved_params and name in self.__dict__:
-                return self.__dict__[name]
-        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{attribute}'")
 
     def release(self, dry_run=False):
         """Drop the saved tensors (what ``retain_graph=False`` does after this node ran).

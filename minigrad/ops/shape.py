@@ -233,6 +233,13 @@ class Index(Node):
             self.saved_arrays = ("index",)  # integer arrays and masks are saved tensors in PyTorch
         return x[index]
 
+    @property
+    def _saved_index(self):
+        # (Only an advanced index is saved, so this node's class cannot list it: see graph.SavedPeek.)
+        if not self.saved_arrays:
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '_saved_index'")
+        return Tensor._wrap(self._array("index"))
+
     @staticmethod
     def view(x, index):  # (a basic index only)
         return x[index]
