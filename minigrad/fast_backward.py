@@ -15,6 +15,11 @@ place: formula, fitting check, release, sending on. Any other node goes through
 ``engine._run_node`` itself, so every rarer behaviour (hooks, ``retain_grad``,
 custom Functions, several outputs) has one implementation only.
 
+A leaf's AccumulateGrad that a node completes is run right after that node's gradients
+are all sent, without the ready queue's heap: its sequence number is infinite, so the heap
+would give it next anyway, in the same order. A leaf's gradient that comes by one edge
+only is not put in a buffer either.
+
 Grad mode is off and NumPy's floating-point warnings are off for the whole loop,
 instead of around each formula. For a node taken through ``_run_node`` the
 warnings come back, as in the engine's own loop. The two misfits a built-in formula
@@ -54,6 +59,7 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
         queue.send(node, output_nr, None if grad is None else gradient(grad._data))
     ready, buffers, pending, tiebreak = queue._ready, queue.buffers, queue.pending, queue._tiebreak
     heappop, heappush = heapq.heappop, heapq.heappush
+    leaves_now = []
 
     previous_mode = _state.grad_enabled
     set_grad_mode(False)
@@ -100,6 +106,13 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
             for grad, (child, output_nr) in zip(grad_inputs, edges):
                 if child is None:
                     continue
+                if type(child) is AccumulateGrad and grad is not None and pending[child] == 1 \
+                        and child not in buffers:
+                    # A leaf's whole gradient in one edge: no buffer, and no heap (leaves_now, below).
+                    pending[child] = 0
+                    fresh.add_result(grad, grad_inputs, grads)
+                    leaves_now.append((child, grad))
+                    continue
                 if grad is not None:
                     slots = buffers.get(child)
                     if slots is None:
@@ -118,9 +131,27 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
                         slots[output_nr] = slots[output_nr] + grad
                 left = pending[child] = pending[child] - 1
                 if not left:
-                    heappush(ready, (-child._sequence_nr, next(tiebreak), child))
+                    if type(child) is AccumulateGrad:
+                        leaves_now.append((child, None))  # (its gradient is in buffers)
+                    else:
+                        heappush(ready, (-child._sequence_nr, next(tiebreak), child))
             # (Gradients held here would count as other holders when a leaf asks take() next.)
-            grad_inputs = grad = slots = first = None
+            grad_inputs = grad = slots = first = grads = None
+            if leaves_now:  # the leaves this node completed, in the order the heap would give them
+                for index in range(len(leaves_now)):
+                    child, grad = leaves_now[index]
+                    leaves_now[index] = None
+                    grads = [grad] if grad is not None else buffers.pop(child, None)
+                    leaf = child.variable
+                    if grads is None or leaf._hooks or leaf._post_accumulate_hooks or child._pre_hooks \
+                            or child._post_hooks:
+                        _through_engine(child, grads, plan, queue, write, retain_graph, quiet)
+                    else:
+                        grad = grads[0]
+                        grads = None
+                        accumulate_grad(leaf, grad, fresh.take(grad, leaf._data))
+                    grad = grads = None
+                leaves_now.clear()
     finally:
         if quiet[0] is not None:
             warnings_back(quiet[0])

@@ -415,6 +415,26 @@ def test_gradients_added_together_are_not_held_as_candidates():
                                    + np.exp(a.detach().numpy()))
 
 
+@pytest.mark.parametrize("order", ["dadb", "adbd", "abdd"])
+def test_leaves_a_node_completes_are_written_in_the_reference_order(order):
+    # stack's backward sends to each of its inputs in turn: a and b by one edge each, d by two.
+    # The fast loop writes such leaves right after the node, not through the heap: a hook on
+    # d sees which of the others already have their .grad, and whether each was kept or copied.
+    def program(seen):
+        a, b, d = (minigrad.tensor([1.0, 2.0], requires_grad=True) for _ in range(3))
+        d.register_post_accumulate_grad_hook(lambda t: seen.append((a.grad is None, b.grad is None)))
+        out = minigrad.stack([dict(a=a, b=b, d=d)[name] for name in order], 0).exp().sum()
+        return (a, b, d), out
+
+    fast_seen, reference_seen = [], []
+    fast_leaves, fast_out = program(fast_seen)
+    reference_leaves, reference_out = program(reference_seen)
+    fast_out.backward()
+    reference_backward(reference_out)
+    assert fast_seen == reference_seen and len(fast_seen) == 1
+    _assert_same_grads(fast_leaves, reference_leaves)
+
+
 def test_a_backward_inside_a_hook_runs_and_leaves_the_outer_pass_as_it_was(torch):
     def run(lib):
         seen = []
