@@ -35,7 +35,7 @@ each node has freed.
 import heapq
 
 from .engine import ReadyQueue, _follow_in_place_changes, _GradWriter, _run_node, fit_gradients, plan_backward
-from .fast_path import graph_released, warnings_back, warnings_off
+from .fast_path import PLAIN_NODE_TYPES, graph_released, hooks_in_use, warnings_back, warnings_off
 from .graph import AccumulateGrad, accumulate_grad
 from .grad_mode import _state, set_grad_mode
 from .ops.reduce import broadcasts_to, sum_to_shape
@@ -73,7 +73,8 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
             # A leaf: add into .grad, keeping a gradient nobody else holds without a copy.
             if type(node) is AccumulateGrad:
                 leaf = node.variable
-                if grads is None or leaf._hooks or leaf._post_accumulate_hooks or node._pre_hooks or node._post_hooks:
+                if grads is None or hooks_in_use and (leaf._hooks or leaf._post_accumulate_hooks
+                                                      or node._pre_hooks or node._post_hooks):
                     _through_engine(node, grads, plan, queue, write, retain_graph, quiet)
                     continue
                 grad = grads[0]
@@ -81,8 +82,8 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
                 continue
 
             # Any node but the common one: the engine's own steps.
-            if (grads is None or node._tensor_pre_hooks or node._retain_grad is not None or node._pre_hooks
-                    or node._post_hooks or not node.takes_plain_gradients or node.num_outputs != 1):
+            if grads is None or type(node) not in PLAIN_NODE_TYPES or hooks_in_use and (
+                    node._tensor_pre_hooks or node._retain_grad is not None or node._pre_hooks or node._post_hooks):
                 _through_engine(node, grads, plan, queue, write, retain_graph, quiet)
                 continue
 
@@ -143,8 +144,8 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
                     leaves_now[index] = None
                     grads = [grad] if grad is not None else buffers.pop(child, None)
                     leaf = child.variable
-                    if grads is None or leaf._hooks or leaf._post_accumulate_hooks or child._pre_hooks \
-                            or child._post_hooks:
+                    if grads is None or hooks_in_use and (leaf._hooks or leaf._post_accumulate_hooks
+                                                          or child._pre_hooks or child._post_hooks):
                         _through_engine(child, grads, plan, queue, write, retain_graph, quiet)
                     else:
                         grad = grads[0]

@@ -43,7 +43,8 @@ from collections import deque
 import numpy as np
 
 from . import messages
-from .fast_path import PACE_EVERY, pace_collector, reserve_instance_attributes, shared_meta, warnings_back, warnings_off
+from .fast_path import (PACE_EVERY, PLAIN_NODE_TYPES, note_hooks, pace_collector, reserve_instance_attributes,
+                        shared_meta, warnings_back, warnings_off)
 from .grad_mode import _state, copy_for_replay, threads_with_extras, threads_without_grad
 
 # tensor.py imports this module; binding the module (not the class) breaks the cycle.
@@ -355,6 +356,7 @@ class Node:
     _name = None
     _metadata = None
     num_outputs = 1
+    several_outputs = False  # True for a node made by ops.operands.apply_with_outputs (num_outputs set per call)
 
     @property
     def metadata(self):
@@ -380,6 +382,10 @@ class Node:
         # (What is kept when no ``saved_for`` rule applies: the same at every call.)
         cls._kept_always = (tuple((name, position) for name, position, _ in cls._save_plan)
                             if all(needed_by is None for _, _, needed_by in cls._save_plan) else None)
+        if cls.takes_plain_gradients and cls.num_outputs == 1 and not cls.several_outputs:  # (fast_path, 19)
+            PLAIN_NODE_TYPES.add(cls)
+        else:
+            PLAIN_NODE_TYPES.discard(cls)
         # ``node._saved_self``, ``_saved_result`` ...: PyTorch's way to peek at saved tensors and
         # parameters, one descriptor per name (not __getattr__: see fast_path, 18).
         for name in (*cls.saves, *cls.saved_arrays, *cls.saved_params):
@@ -743,6 +749,7 @@ class Node:
         """``hook(grad_outputs) -> None or new grad_outputs`` runs before the node."""
         if self._pre_hooks is None:
             self._pre_hooks = []
+            note_hooks()
         self._pre_hooks.append(hook)
         return RemovableHandle(self._pre_hooks, hook)
 
@@ -750,12 +757,14 @@ class Node:
         """``hook(grad_inputs, grad_outputs) -> None or new grad_inputs`` runs after it."""
         if self._post_hooks is None:
             self._post_hooks = []
+            note_hooks()
         self._post_hooks.append(hook)
         return RemovableHandle(self._post_hooks, hook)
 
     def _register_tensor_pre_hook(self, output_nr, hook):
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
+            note_hooks()
         hooks = self._tensor_pre_hooks.setdefault(output_nr, [])
         hooks.append(hook)
         return RemovableHandle(hooks, hook)

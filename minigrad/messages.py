@@ -213,6 +213,10 @@ HOOK_RETURNED_NOT_TENSOR = "expected Variable, but hook returned '{type}'"
 HOOK_RETURNED_NOT_TUPLE = "expected tuple, but hook returned '{type}'"
 HOOK_WRONG_NUMBER = "hook '{name}' has returned an incorrect number of values (got {got}, but expected {expected})"
 HOOK_REPLACED_NONE = "can't replace a None gradient with a non-None value"
+HOOK_NOT_SERIALIZED = _hint(
+    "backward hook {hook} on tensor will not be serialized.",
+    "a pickled or copied tensor keeps its values, not its hooks: register the hook again on the copy.",
+)
 POST_ACCUMULATE_HOOK_RETURNED = "Tensor post accumulate grad hooks should return None."
 DIRTY_LEAF = "a leaf Variable that requires grad has been used in an in-place operation."
 ONCE_DIFFERENTIABLE_TWICE = "trying to differentiate twice a function that was marked with @once_differentiable"

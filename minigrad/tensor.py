@@ -13,7 +13,7 @@ import weakref
 import numpy as np
 
 from . import devices, dtypes, messages
-from .fast_path import reserve_instance_attributes
+from .fast_path import note_hooks, reserve_instance_attributes
 from .graph import RemovableHandle, accumulator_edge
 from .grad_mode import _state
 from .size import shape_of
@@ -260,7 +260,7 @@ class Tensor:
     @property
     def grad(self):
         """The accumulated gradient (leaves, and tensors that ``retain_grad()``), else None."""
-        if self.grad_fn is not None and not self._retains_grad and self._grad is None:
+        if self._grad is None and self.grad_fn is not None and not self._retains_grad:  # (the cheap test first)
             warnings.warn(messages.NON_LEAF_GRAD_ACCESS, UserWarning, stacklevel=2)
         return self._grad
 
@@ -293,6 +293,7 @@ class Tensor:
         node = self.grad_fn
         if node._retain_grad is None:
             node._retain_grad = {}
+            note_hooks()
         node._retain_grad[self.output_nr] = weakref.ref(self)
         self._retains_grad = True
         _retaining[id(self)] = self  # so its .grad can follow a later in-place op (engine.py)
@@ -317,6 +318,7 @@ class Tensor:
             return self.grad_fn._register_tensor_pre_hook(self.output_nr, hook)
         if self._hooks is None:
             self._hooks = []
+            note_hooks()
         self._hooks.append(hook)
         return RemovableHandle(self._hooks, hook)
 
@@ -328,6 +330,7 @@ class Tensor:
             raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
         if self._post_accumulate_hooks is None:
             self._post_accumulate_hooks = []
+            note_hooks()
         self._post_accumulate_hooks.append(hook)
         return RemovableHandle(self._post_accumulate_hooks, hook)
 
@@ -457,6 +460,16 @@ class Tensor:
     def data_ptr(self):
         """The address of the first element in memory (tensors that share it are views of each other)."""
         return self._data.__array_interface__["data"][0]
+
+    def __getstate__(self):
+        """What ``pickle`` and ``copy.copy`` keep of a tensor: all but its hooks, as in PyTorch
+        (which warns for each tensor hook it leaves behind). (So no tensor comes back with a
+        hook the plain backward loop would not know of: fast_path, 19.)"""
+        state = dict(vars(self))
+        for hook in state.pop("_hooks", None) or ():
+            warnings.warn(messages.HOOK_NOT_SERIALIZED.format(hook=hook), UserWarning, stacklevel=2)
+        state.pop("_post_accumulate_hooks", None)
+        return state
 
     def __deepcopy__(self, memo):
         """A new leaf with copies of the data and ``.grad`` (PyTorch deep-copies leaves only)."""

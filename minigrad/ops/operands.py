@@ -201,6 +201,8 @@ def apply_with_outputs(node_class, inputs, **params):
     Output ``i`` gets ``output_nr = i``, so the engine hands the node one gradient per output
     (None for an output that got none), as PyTorch does for its multi-output nodes.
     """
+    if not node_class.several_outputs:  # (the plain backward loop takes its nodes as one-output ones)
+        raise TypeError(f"{node_class.__name__} must declare several_outputs = True")
     node = node_class()
     with np.errstate(all="ignore"):
         arrays = node.forward(*[t._data for t in inputs], **params)

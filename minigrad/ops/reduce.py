@@ -400,6 +400,7 @@ class VarMean(Node):
     """
 
     may_warn = True
+    several_outputs = True
 
     saves = ("self",)
     saved_params = ("dim", "correction", "keepdim")

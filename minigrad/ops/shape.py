@@ -274,6 +274,7 @@ class Split(Node):
     ``SplitWithSizesBackward0`` for a list of sizes); a piece that got no gradient counts as zeros.
     """
 
+    several_outputs = True
     saved_params = ("dim",)
 
     def name(self):
@@ -295,6 +296,7 @@ class Split(Node):
 class Unbind(Node):
     """z_i = x[..., i, ...] (each index along dim)        grad_x = the z_i's grads stacked"""
 
+    several_outputs = True
     saved_params = ("dim",)
 
     def forward(self, x, dim):
