@@ -16,6 +16,7 @@ import minigrad
 from minigrad import fast_path
 from minigrad.graph import Node
 from minigrad.ops.operands import apply_with_outputs
+from test_fast_backward import Twice
 from test_ops_table import CASES, _forward, _rng
 
 
@@ -115,16 +116,6 @@ def _nodes(out):
     return seen
 
 
-class _Twice(minigrad.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x * 2
-
-    @staticmethod
-    def backward(ctx, grad):
-        return grad * 2
-
-
 def _multi_output_and_custom_nodes():
     x = minigrad.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True)
     a, b = x.split(1, 0)
@@ -133,7 +124,7 @@ def _multi_output_and_custom_nodes():
     s, n = minigrad.std_mean(x, 1)
     only = x.split(2, 0)[0]  # one piece: still a node of the several-outputs kind
     return (a.sum() + b.sum() + c.sum() + d.sum() + v.sum() + m.sum() + s.sum() + n.sum()
-            + only.sum() + _Twice.apply(x).sum())
+            + only.sum() + Twice.apply(x).sum())
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -149,7 +140,7 @@ def test_nodes_of_several_outputs_and_custom_functions_are_not_taken_by_type():
     nodes = _nodes(_multi_output_and_custom_nodes())
     names = {node.name() for node in nodes if type(node) not in fast_path.PLAIN_NODE_TYPES}
     assert {"SplitBackward0", "UnbindBackward0", "VarMeanBackward0", "StdMeanBackward0",
-            "_TwiceBackward"} <= names
+            "TwiceBackward"} <= names
     for node in nodes:
         if type(node) in fast_path.PLAIN_NODE_TYPES:
             assert node.num_outputs == 1 and node.takes_plain_gradients, node.name()
