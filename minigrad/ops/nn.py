@@ -212,7 +212,7 @@ class NllLoss(Node):
             counted, safe, w = _target_weights(target, self.weight, self.ignore_index, self.shape[-1], grad.dtype)
         if self.reduction == "mean":
             w = w / self.total_weight
-        picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad.dtype)
+        picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad._data.dtype)
         if counted is None:
             picker[np.arange(len(safe)), safe] = -w
         else:
