@@ -7,7 +7,8 @@ without changing what an op computes or records: ``graph.py`` and ``engine.py``
 call them by name, and the op files (``ops/*.py``) still read formula,
 forward, backward. Each was kept because a benchmark showed it pays
 (``benchmarks/per_op_overhead.py``, ``micrograd_demo.py``, ``long_chain.py``,
-``mlp_step.py``); ``benchmarks/profile_minigrad.py`` shows where time goes.
+``mlp_step.py``, or for the small ones ``instructions.py``, which counts what a step
+executes, whatever the host's load); ``benchmarks/profile_minigrad.py`` shows where time goes.
 
 1. ``warnings_off`` / ``warnings_back``: NumPy's floating-point warnings off
    around one call (PyTorch gives none for inf and nan). ``np.errstate``
@@ -73,7 +74,7 @@ forward, backward. Each was kept because a benchmark showed it pays
    general lookup at every read, found or not. The engine reads node attributes all the time,
    so ``_saved_self`` and the other peeks at what a node saved are now one descriptor per
    name (``graph.SavedPeek``, made in ``Node.__init_subclass__``): 4% fewer instructions in
-   the tiny MLP step, in every part of it. (``nn.Module`` keeps its ``__getattr__``: it is
+   the tiny MLP step (``benchmarks/instructions.py``), in every part of it. (``nn.Module`` keeps its ``__getattr__``: it is
    PyTorch's way to find parameters, and a module is read far less often than a node.)
 19. ``hooks_in_use`` / ``PLAIN_NODE_TYPES``: the plain backward loop (7.) asks a node whether
    it is the common kind by its type, and asks nodes and leaves for hooks only once the

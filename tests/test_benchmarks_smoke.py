@@ -34,3 +34,16 @@ def test_quick_run_prints_every_section(tmp_path):
     assert "FAILED" not in done.stdout
     # (a) checked that all contenders compute the same losses before timing them.
     assert "agree to 1e-4" in done.stdout
+
+
+def test_the_instruction_counter_s_worker_runs_the_steps_it_counts(tmp_path):
+    # (valgrind itself is optional; what it runs is this worker, whose steps must work.)
+    script = str(ROOT / "benchmarks" / "instructions.py")
+    for name in ("NumPy by hand", "minigrad (nn + optim)", "minigrad (tensors + ops)"):
+        done = subprocess.run([sys.executable, script, "--worker", name, "--steps", "3", "--root", str(ROOT)],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+    # A --root without minigrad must not count the installed one instead.
+    done = subprocess.run([sys.executable, script, "--worker", "minigrad (nn + optim)", "--steps", "3",
+                           "--root", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0 and "not from" in done.stdout + done.stderr
