@@ -141,17 +141,18 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
             if leaves_now:  # the leaves this node completed, in the order the heap would give them
                 for index in range(len(leaves_now)):
                     child, grad = leaves_now[index]
-                    leaves_now[index] = None
-                    grads = [grad] if grad is not None else buffers.pop(child, None)
+                    leaves_now[index] = None  # (a gradient held here would count as a holder in take())
+                    if grad is None:  # (its gradient waited in buffers, if it got one)
+                        slots = buffers.pop(child, None)
+                        grad = slots and slots[0]
                     leaf = child.variable
-                    if grads is None or hooks_in_use and (leaf._hooks or leaf._post_accumulate_hooks
-                                                          or child._pre_hooks or child._post_hooks):
-                        _through_engine(child, grads, plan, queue, write, retain_graph, quiet)
+                    if grad is None or hooks_in_use and (leaf._hooks or leaf._post_accumulate_hooks
+                                                         or child._pre_hooks or child._post_hooks):
+                        _through_engine(child, None if grad is None else [grad], plan, queue, write, retain_graph,
+                                        quiet)
                     else:
-                        grad = grads[0]
-                        grads = None
                         accumulate_grad(leaf, grad, fresh.take(grad, leaf._data))
-                    grad = grads = None
+                    grad = slots = None
                 leaves_now.clear()
     finally:
         if quiet[0] is not None:

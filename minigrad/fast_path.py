@@ -74,8 +74,9 @@ executes, whatever the host's load); ``benchmarks/profile_minigrad.py`` shows wh
    general lookup at every read, found or not. The engine reads node attributes all the time,
    so ``_saved_self`` and the other peeks at what a node saved are now one descriptor per
    name (``graph.SavedPeek``, made in ``Node.__init_subclass__``): 4% fewer instructions in
-   the tiny MLP step (``benchmarks/instructions.py``), in every part of it. (``nn.Module`` keeps its ``__getattr__``: it is
-   PyTorch's way to find parameters, and a module is read far less often than a node.)
+   the tiny MLP step (``benchmarks/instructions.py``), in every part of it. (``nn.Module``
+   keeps its ``__getattr__``: it is PyTorch's way to find parameters, and a module is read far
+   less often than a node.)
 19. ``hooks_in_use`` / ``PLAIN_NODE_TYPES``: the plain backward loop (7.) asks a node whether
    it is the common kind by its type, and asks nodes and leaves for hooks only once the
    process has registered one (``note_hooks``); the other reads were of class defaults, each

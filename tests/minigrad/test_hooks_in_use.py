@@ -17,6 +17,7 @@ from minigrad import fast_path
 from minigrad.graph import Node
 from minigrad.ops.operands import apply_with_outputs
 from test_fast_backward import Twice
+from test_inputs_argument import all_nodes
 from test_ops_table import CASES, _forward, _rng
 
 
@@ -105,17 +106,6 @@ def test_a_pickled_or_copied_tensor_leaves_its_hooks_behind_as_in_pytorch(torch,
         assert u.grad.tolist() == [1.0, 1.0], lib.__name__
 
 
-def _nodes(out):
-    seen, stack = [], [out.grad_fn]
-    while stack:
-        node = stack.pop()
-        if node is None or any(node is s for s in seen):
-            continue
-        seen.append(node)
-        stack.extend(child for child, _ in node.next_functions)
-    return seen
-
-
 def _multi_output_and_custom_nodes():
     x = minigrad.tensor([[1.0, 2.0], [3.0, 5.0]], requires_grad=True)
     a, b = x.split(1, 0)
@@ -131,13 +121,13 @@ def _multi_output_and_custom_nodes():
 def test_every_node_the_plain_loop_takes_by_type_has_one_output_and_a_plain_formula(case):
     arrays = [a.astype(np.float32) for a in case.draw(_rng(case))]
     _, out = _forward(case, arrays)
-    for node in _nodes(out):
+    for node in all_nodes(out.grad_fn):
         if type(node) in fast_path.PLAIN_NODE_TYPES:
             assert node.num_outputs == 1 and node.takes_plain_gradients, node.name()
 
 
 def test_nodes_of_several_outputs_and_custom_functions_are_not_taken_by_type():
-    nodes = _nodes(_multi_output_and_custom_nodes())
+    nodes = all_nodes(_multi_output_and_custom_nodes().grad_fn)
     names = {node.name() for node in nodes if type(node) not in fast_path.PLAIN_NODE_TYPES}
     assert {"SplitBackward0", "UnbindBackward0", "VarMeanBackward0", "StdMeanBackward0",
             "TwiceBackward"} <= names
