@@ -66,20 +66,33 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
     quiet = [warnings_off()]  # (in a list: _through_engine turns the warnings on and off again)
     previous_plain, _state.plain_formulas = _state.plain_formulas, gradient  # saved tensors as PlainGradients
     try:
-        while ready:
-            node = heappop(ready)[2]
-            grads = buffers.pop(node, None)
-
-            # A leaf: add into .grad, keeping a gradient nobody else holds without a copy.
-            if type(node) is AccumulateGrad:
-                leaf = node.variable
-                if grads is None or hooks_in_use and (leaf._hooks or leaf._post_accumulate_hooks
-                                                      or node._pre_hooks or node._post_hooks):
-                    _through_engine(node, grads, plan, queue, write, retain_graph, quiet)
-                    continue
-                grad = grads[0]
-                accumulate_grad(leaf, grad, fresh.take(grad, leaf._data))
+        while ready or leaves_now:
+            # Leaves: add into .grad, keeping a gradient nobody else holds without a copy. These
+            # are the ones the last node completed, in the order the heap would give them.
+            if leaves_now:
+                grads = grad_inputs = None  # (gradients held here would count as holders in take())
+                for index in range(len(leaves_now)):
+                    child, grad = leaves_now[index]
+                    leaves_now[index] = None
+                    if grad is None:  # (its gradient waited in buffers, if it got one)
+                        slots = buffers.pop(child, None)
+                        grad = slots and slots[0]
+                    leaf = child.variable
+                    if grad is None or hooks_in_use and (leaf._hooks or leaf._post_accumulate_hooks
+                                                         or child._pre_hooks or child._post_hooks):
+                        _through_engine(child, None if grad is None else [grad], plan, queue, write, retain_graph,
+                                        quiet)
+                    else:
+                        accumulate_grad(leaf, grad, fresh.take(grad, leaf._data))
+                    grad = slots = None
+                leaves_now.clear()
                 continue
+
+            node = heappop(ready)[2]
+            if type(node) is AccumulateGrad:  # (a root, or a leaf that a node run by the engine completed)
+                leaves_now.append((node, None))
+                continue
+            grads = buffers.pop(node, None)
 
             # Any node but the common one: the engine's own steps.
             if grads is None or type(node) not in PLAIN_NODE_TYPES or hooks_in_use and (
@@ -109,7 +122,7 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
                     continue
                 if type(child) is AccumulateGrad and grad is not None and pending[child] == 1 \
                         and child not in buffers:
-                    # A leaf's whole gradient in one edge: no buffer, and no heap (leaves_now, below).
+                    # A leaf's whole gradient in one edge: no buffer, and no heap (leaves_now, above).
                     pending[child] = 0
                     fresh.add_result(grad, grad_inputs, grads)
                     leaves_now.append((child, grad))
@@ -138,22 +151,6 @@ def run_plain_backward(roots, root_grads, retain_graph=False):
                         heappush(ready, (-child._sequence_nr, next(tiebreak), child))
             # (Gradients held here would count as other holders when a leaf asks take() next.)
             grad_inputs = grad = slots = first = grads = None
-            if leaves_now:  # the leaves this node completed, in the order the heap would give them
-                for index in range(len(leaves_now)):
-                    child, grad = leaves_now[index]
-                    leaves_now[index] = None  # (a gradient held here would count as a holder in take())
-                    if grad is None:  # (its gradient waited in buffers, if it got one)
-                        slots = buffers.pop(child, None)
-                        grad = slots and slots[0]
-                    leaf = child.variable
-                    if grad is None or hooks_in_use and (leaf._hooks or leaf._post_accumulate_hooks
-                                                         or child._pre_hooks or child._post_hooks):
-                        _through_engine(child, None if grad is None else [grad], plan, queue, write, retain_graph,
-                                        quiet)
-                    else:
-                        accumulate_grad(leaf, grad, fresh.take(grad, leaf._data))
-                    grad = slots = None
-                leaves_now.clear()
     finally:
         if quiet[0] is not None:
             warnings_back(quiet[0])
