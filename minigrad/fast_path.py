@@ -81,6 +81,11 @@ executes, whatever the host's load); ``benchmarks/profile_minigrad.py`` shows wh
    it is the common kind by its type, and asks nodes and leaves for hooks only once the
    process has registered one (``note_hooks``); the other reads were of class defaults, each
    costing about four reads of an instance's own attributes on CPython 3.11.
+20. ``zero_where``: relu's backward keeps the gradient where the output is positive and puts
+   zeros elsewhere. ``np.where`` does that element by element (in an MLP step, 120 µs on a
+   128x256 batch); ``grad * mask`` is fast but wrong (inf * 0 is nan, -1 * 0 is -0.). The
+   same bits come from a bitwise AND with a mask of all-ones or all-zeros words, which NumPy
+   vectorizes: three calls instead of one, so below about 2,000 elements ``np.where`` it is.
 """
 
 import functools
@@ -543,6 +548,22 @@ def note_hooks():
     """A hook or a ``retain_grad()`` exists now: the plain backward loop must look for them."""
     if not hooks_in_use:
         hooks_in_use.append(True)
+
+
+# --- 20. a select, vectorized --------------------------------------------------------------------
+ZERO_WHERE_BY_BITS_FROM = 2048  # elements: the two cross at 1,000-2,000 (a float32 array, one thread)
+_SAME_SIZE_INT = {2: np.dtype(np.int16), 4: np.dtype(np.int32), 8: np.dtype(np.int64)}
+
+
+def zero_where(drop, values):
+    """``np.where(drop, 0, values)`` for a floating ``values``, bit for bit: the zeros are +0.,
+    and an inf or nan in a dropped place is dropped. ``drop`` is a bool array of the same shape."""
+    if values.size < ZERO_WHERE_BY_BITS_FROM:
+        return np.where(drop, 0, values)
+    bits = _SAME_SIZE_INT[values.dtype.itemsize]
+    keep = drop.astype(bits)  # 1 where dropped, 0 where kept ...
+    keep -= 1  # ... now 0 (no bit) where dropped, -1 (every bit) where kept
+    return np.bitwise_and(values.view(bits), keep).view(values.dtype)
 
 
 # tensor.py imports this module (through graph.py): the module is bound last, when everything

@@ -164,6 +164,13 @@ class PlainGradient(Tensor):
         dim %= rank
         return gradient(array.reshape(array.shape[:dim] + (1,) + array.shape[dim:]))
 
+    def masked_fill(self, mask, value):
+        array = self._data
+        if not (type(mask) is Tensor and mask._data.dtype.kind == "b" and mask._data.shape == array.shape
+                and type(value) in (int, float) and array.dtype.kind == "f"):
+            return Tensor.masked_fill(self, mask, value)
+        return gradient(np.where(mask._data, np.asarray(value, dtype=array.dtype), array))
+
     def sum_to_size(self, *size):
         shape = tuple(size[0]) if len(size) == 1 and not isinstance(size[0], int) else tuple(size)
         array = self._data

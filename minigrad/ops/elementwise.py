@@ -9,10 +9,11 @@ down (see ``engine.fit_gradients``), so the formulas here stay the textbook ones
 import numpy as np
 
 from .. import dtypes, messages
-from ..fast_path import broadcast_view
+from ..fast_path import broadcast_view, zero_where
 from ..graph import Node
 from ..tensor import Tensor
-from .operands import as_tensor, broadcast_error, check_operand, checked_number, is_operand, normalize_dim, promote
+from .operands import (as_tensor, broadcast_error, check_operand, checked_number, is_operand, normalize_dim, promote,
+                       zero_gradient)
 
 
 def _binary(node_class, a, b, **params):
@@ -162,7 +163,7 @@ class Pow(Node):
         (x,) = self.saved_tensors
         p = self.exponent
         if p == 0:
-            return grad * 0
+            return zero_gradient(grad)
         # Grouped as PyTorch's pow_backward, so a create_graph graph has its nodes:
         # MulBackward0(grad, MulBackward1(PowBackward0(x))).
         return grad * mul_by_number(x ** (p - 1), p)
@@ -233,9 +234,11 @@ class PowScalarBase(Node):
         return _power(base, y)
 
     def backward(self, grad):
-        _, z = self.saved_tensors
+        y, z = self.saved_tensors
         if self.base == 0:
-            return grad * 0  # PyTorch's convention: d/dy 0**y taken as 0
+            # PyTorch's convention: 0 where 0**y is flat (y >= 0); elsewhere z * log(0), -inf.
+            with np.errstate(invalid="ignore"):
+                return grad * where(y >= 0, 0.0, z * float("-inf"))
         with np.errstate(invalid="ignore"):  # a negative base: nan, as in PyTorch
             return grad * z * float(np.log(self.base))
 
@@ -379,11 +382,14 @@ class ThresholdBackward(Node):
         return "ThresholdBackwardBackward0"
 
     def forward(self, g, result):
-        return g * (result > self.threshold)
+        # A select, as PyTorch's threshold_backward, not g * (result > threshold): an inf or nan
+        # in g stays out of the zeros, and a nan result (relu of nan) lets g through.
+        # (zero_where is np.where(result <= threshold, 0, g), vectorized: see fast_path.py)
+        return zero_where(result <= self.threshold, g)
 
     def backward(self, grad):
         (result,) = self.saved_tensors
-        return ThresholdBackward.apply_binary(grad, result), grad * 0
+        return ThresholdBackward.apply_binary(grad, result), zero_gradient(grad)
 
 
 class Abs(Node):
@@ -412,7 +418,7 @@ class Sign(Node):
         return np.sign(x)
 
     def backward(self, grad):
-        return grad * 0
+        return zero_gradient(grad)
 
 
 class Clamp(Node):
@@ -438,7 +444,7 @@ class Clamp(Node):
             inside &= x._data >= self.min
         if self.max is not None:
             inside &= x._data <= self.max
-        return grad * Tensor._wrap(inside)
+        return where(Tensor._wrap(inside), grad, 0.0)
 
 
 class Maximum(Node):
@@ -451,8 +457,7 @@ class Maximum(Node):
 
     def backward(self, grad):
         x, y = self.saved_tensors
-        share = Tensor._wrap(np.where(x._data == y._data, 0.5, (x._data > y._data) * 1.0).astype(grad.dtype))
-        return grad * share, grad * (1 - share)
+        return _tie_split(grad, x, y, x._data < y._data, x._data > y._data)
 
 
 class Minimum(Node):
@@ -465,8 +470,15 @@ class Minimum(Node):
 
     def backward(self, grad):
         x, y = self.saved_tensors
-        share = Tensor._wrap(np.where(x._data == y._data, 0.5, (x._data < y._data) * 1.0).astype(grad.dtype))
-        return grad * share, grad * (1 - share)
+        return _tie_split(grad, x, y, x._data > y._data, x._data < y._data)
+
+
+def _tie_split(grad, x, y, x_loses, y_loses):
+    """maximum's and minimum's gradients, as PyTorch's: half of grad to each on a tie, all of it
+    to the one kept, none to the other (exact zeros, whatever grad holds); a nan, which is
+    neither a tie nor a loss, passes grad to both."""
+    shared = where(Tensor._wrap(x._data == y._data), grad / 2, grad)
+    return shared.masked_fill(Tensor._wrap(x_loses), 0), shared.masked_fill(Tensor._wrap(y_loses), 0)
 
 
 class Where(Node):
@@ -480,8 +492,7 @@ class Where(Node):
 
     def backward(self, grad):
         keep = Tensor._wrap(broadcast_view(self._array("condition"), grad.shape))
-        zero = grad * 0
-        return where(keep, grad, zero), where(keep, zero, grad)
+        return where(keep, grad, 0.0), where(keep, 0.0, grad)
 
 
 class Clone(Node):
@@ -694,7 +705,7 @@ class Rounding(Node):
         return {"floor": np.floor, "ceil": np.ceil, "trunc": np.trunc}[how](x)
 
     def backward(self, grad):
-        return grad * 0
+        return zero_gradient(grad)
 
 
 class Frac(Node):
@@ -832,11 +843,10 @@ class ClampTensor(Node):
 
     def backward(self, grad):
         x, lo, hi = (t._data for t in self.saved_tensors)
-        zero = grad * 0
         to_x = Tensor._wrap((x >= lo) & (x <= hi))
         to_lo = Tensor._wrap((x < lo) & (lo <= hi))
         to_hi = Tensor._wrap((x > hi) | (lo > hi))
-        return where(to_x, grad, zero), where(to_lo, grad, zero), where(to_hi, grad, zero)
+        return where(to_x, grad, 0.0), where(to_lo, grad, 0.0), where(to_hi, grad, 0.0)
 
 
 class DivRounded(Node):
@@ -860,7 +870,7 @@ class DivRounded(Node):
         return (np.floor if rounding_mode == "floor" else np.trunc)(x / y)
 
     def backward(self, grad):
-        return grad * 0, grad * 0
+        return zero_gradient(grad), zero_gradient(grad)
 
 
 class Fmod(Node):
@@ -896,7 +906,7 @@ class FmodTensor(Node):
 
 
 class Logit(Node):
-    """z = log(x / (1 - x))        grad_x = grad / (x * (1 - x))"""
+    """z = log(x / (1 - x))        grad_x = grad / (x * (1 - x)), nan outside [0, 1]"""
 
     may_warn = True
 
@@ -908,7 +918,9 @@ class Logit(Node):
 
     def backward(self, grad):
         (x,) = self.saved_tensors
-        return grad / (x * (1 - x))
+        # PyTorch's: nan outside the domain, where the formula alone would give a number.
+        outside = Tensor._wrap((x._data < 0) | (x._data > 1))
+        return where(outside, float("nan"), grad / (x * (1 - x)))
 
 
 class Xlogy(Node):

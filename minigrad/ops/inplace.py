@@ -17,7 +17,7 @@ from ..graph import Node, SavedTensor
 from ..grad_mode import _state, copy_for_replay
 from ..tensor import Tensor, _VersionCounter
 from . import elementwise, shape, view_inplace
-from .operands import as_tensor, checked_number
+from .operands import as_tensor, checked_number, zero_gradient
 
 
 def _check_allowed(tensor):
@@ -181,7 +181,7 @@ class Fill(Node):
         return np.full_like(x, value)
 
     def backward(self, grad):
-        return grad * 0
+        return zero_gradient(grad)
 
 
 class Copy(Node):
@@ -196,7 +196,7 @@ class Copy(Node):
         return np.broadcast_to(src, x.shape).astype(x.dtype)
 
     def backward(self, grad):
-        return grad * 0, grad
+        return zero_gradient(grad), grad
 
 
 class SetItem(Node):
@@ -216,9 +216,9 @@ class SetItem(Node):
         return out
 
     def backward(self, grad):
-        keep = np.ones(grad.shape, dtype=grad.dtype)
-        keep[self.index] = 0
-        return grad * Tensor._wrap(keep), grad[self.index]
+        written = np.zeros(grad.shape, dtype=bool)
+        written[self.index] = True
+        return grad.masked_fill(Tensor._wrap(written), 0), grad[self.index]
 
 
 def zero_(input):

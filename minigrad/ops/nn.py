@@ -213,14 +213,16 @@ class NllLoss(Node):
         if self.reduction == "mean":
             w = w / self.total_weight
         picker = np.zeros((math.prod(self.shape[:-1]), self.shape[-1]), dtype=grad._data.dtype)
+        others = np.ones(picker.shape, dtype=bool)
         if counted is None:
-            picker[np.arange(len(safe)), safe] = -w
+            rows, columns, weights = np.arange(len(safe)), safe, -w
         else:
-            picker[counted.nonzero()[0], safe[counted]] = -w[counted]  # -w[t_i] at each counted target (not -0.)
-        picker = Tensor._wrap(picker.reshape(self.shape))
-        if self.reduction == "none":
-            return grad.unsqueeze(-1) * picker
-        return grad * picker
+            rows, columns, weights = counted.nonzero()[0], safe[counted], -w[counted]  # (not -0.)
+        picker[rows, columns] = weights  # -w[t_i] at each counted target
+        others[rows, columns] = False
+        spread = (grad.unsqueeze(-1) if self.reduction == "none" else grad) * Tensor._wrap(picker.reshape(self.shape))
+        # Exact zeros off the targets, as PyTorch's, whatever grad holds (inf * 0 is nan).
+        return spread.masked_fill(Tensor._wrap(others.reshape(self.shape)), 0)
 
 
 class NllLoss2D(NllLoss):

@@ -129,6 +129,16 @@ def promote(a, b, op_name="add"):
     return as_tensor(a, dtype), as_tensor(b, dtype)
 
 
+def zero_gradient(grad):
+    """Zeros shaped as ``grad``: the gradient of an input that does not reach the output
+    (PyTorch's ``zeros_like(grad)``).
+
+    Not ``grad * 0``: that is nan wherever ``grad`` is inf or nan, and under ``create_graph``
+    it would hang the zeros on the graph, where PyTorch's do not require grad.
+    """
+    return Tensor._wrap(np.zeros_like(grad._data))
+
+
 def broadcast_error(shape_a, shape_b):
     """PyTorch's message for two shapes that do not broadcast."""
     sa, sb = tuple(shape_a)[::-1], tuple(shape_b)[::-1]

@@ -193,6 +193,16 @@ class Amin(Amax):
     op = "amin"
 
 
+def _evenly_distributed(grad, x, z):
+    """The gradient of max(), min() and median() (all elements), as PyTorch's: grad shared
+    equally by the elements equal to the result (by the nans, when it is nan), exact zeros
+    elsewhere. (amax and amin multiply by the share instead: inf * 0 is nan there, in PyTorch too.)
+    """
+    hits = np.isnan(x._data) if np.isnan(z._data) else x._data == z._data
+    zeros = Tensor._wrap(np.zeros(x.shape, dtype=grad._data.dtype))
+    return zeros.masked_fill(Tensor._wrap(hits), grad / int(np.count_nonzero(hits)))
+
+
 class MaxAll(Amax):
     """z = max(x) over every element        grad shared equally by the maxima"""
 
@@ -200,6 +210,9 @@ class MaxAll(Amax):
 
     def name(self):
         return "MaxBackward1"
+
+    def backward(self, grad):
+        return _evenly_distributed(grad, *self.saved_tensors)
 
 
 class MinAll(Amin):
@@ -209,6 +222,9 @@ class MinAll(Amin):
 
     def name(self):
         return "MinBackward1"
+
+    def backward(self, grad):
+        return _evenly_distributed(grad, *self.saved_tensors)
 
 
 class MaxDim(Node):
@@ -235,8 +251,8 @@ class MaxDim(Node):
         indices = self._array("indices")._data
         if not self.keepdim:
             indices = np.expand_dims(indices, self.dim)
-        chosen = Tensor._wrap((onehot == indices).astype(grad.dtype))
-        return _expand_back(grad, self.shape, (self.dim,), self.keepdim) * chosen
+        others = Tensor._wrap(onehot != indices)  # (exact zeros there, whatever grad holds)
+        return _expand_back(grad, self.shape, (self.dim,), self.keepdim).masked_fill(others, 0)
 
 
 class MinDim(MaxDim):
@@ -250,8 +266,11 @@ class MinDim(MaxDim):
 
 
 def _lower_median(x, axis=None, keepdims=False):
-    """The median of all of ``x``: the lower of the two middle values for an even count, as PyTorch's."""
+    """The median of all of ``x``: the lower of the two middle values for an even count, as
+    PyTorch's, and nan if there is a nan (NumPy's sort would put it last, out of the middle)."""
     out = np.sort(x.reshape(-1), kind="stable")[(x.size - 1) // 2]
+    if x.dtype.kind == "f" and np.isnan(x).any():
+        out = x.dtype.type(np.nan)
     return np.reshape(out, (1,) * x.ndim) if keepdims else out
 
 
@@ -265,6 +284,9 @@ class MedianAll(Amax):
     def name(self):
         return "MedianBackward0"
 
+    def backward(self, grad):
+        return _evenly_distributed(grad, *self.saved_tensors)
+
 
 class MedianDim(MaxDim):
     """z = the median along dim (and its index)        grad_x = grad at the index, 0 elsewhere"""
@@ -274,7 +296,11 @@ class MedianDim(MaxDim):
     @staticmethod
     def pick(x, axis):
         order = np.argsort(x, axis=axis, kind="stable")
-        return np.take(order, (x.shape[axis] - 1) // 2, axis=axis)
+        middle = np.take(order, (x.shape[axis] - 1) // 2, axis=axis)
+        if x.dtype.kind != "f":
+            return middle
+        nans = np.isnan(x)  # a row with a nan has the median nan, at its first nan, as PyTorch's
+        return np.where(nans.any(axis=axis), np.argmax(nans, axis=axis), middle)
 
     def name(self):
         return "MedianBackward1"

@@ -12,6 +12,7 @@ from .. import dtypes, messages, random
 from ..graph import Node
 from ..tensor import Tensor
 from .inplace import _check_allowed, _write
+from .operands import zero_gradient
 
 
 class Refill(Node):
@@ -25,7 +26,7 @@ class Refill(Node):
         return values
 
     def backward(self, grad):
-        return grad * 0
+        return zero_gradient(grad)
 
 
 _NOT_GIVEN = object()  # random_(5) means to=5, random_(5, None) from=5 up to the dtype's top

@@ -426,8 +426,9 @@ class Trace(Node):
         return np.asarray(np.trace(x))
 
     def backward(self, grad):
-        eye = Tensor._wrap(np.eye(*self.shape, dtype=grad._data.dtype))
-        return eye * grad
+        # Zeros with grad on the diagonal (not eye * grad: inf * 0 would put nan off it).
+        off_diagonal = Tensor._wrap(~np.eye(*self.shape, dtype=bool))
+        return grad.expand(self.shape).masked_fill(off_diagonal, 0)
 
 
 class Gather(Node):
@@ -1541,9 +1542,9 @@ class ScatterValue(Node):
 
 def _zero_where_written(grad, index, dim):
     """``grad`` with 0 at the places a scatter wrote over (their old values do not reach the output)."""
-    kept = np.ones(grad.shape, dtype=grad._data.dtype)
-    kept[_along_axis(index, dim)] = 0
-    return grad * Tensor._wrap(kept)
+    written = np.zeros(grad.shape, dtype=bool)
+    written[_along_axis(index, dim)] = True
+    return grad.masked_fill(Tensor._wrap(written), 0)
 
 
 class ScatterAddTo(Node):

@@ -300,3 +300,38 @@ def test_an_unrecorded_in_place_write_still_invalidates_a_saved_tensor(direct_wr
     assert direct_writes == [True]
     with pytest.raises(RuntimeError, match="modified by an inplace operation"):
         out.backward()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("size", [7, fast_path.ZERO_WHERE_BY_BITS_FROM - 1, fast_path.ZERO_WHERE_BY_BITS_FROM,
+                                  3 * fast_path.ZERO_WHERE_BY_BITS_FROM + 5])
+def test_zero_where_is_np_where_bit_for_bit(dtype, size):
+    """Both ways (np.where below the size, a bitwise AND from it on): +0. where dropped, whatever
+    was there (inf, nan, -0.), and every bit of a kept value, a nan's sign and payload too."""
+    rng = np.random.default_rng(size)
+    values = rng.standard_normal(size).astype(dtype)
+    special = np.array([np.inf, -np.inf, np.nan, -np.nan, -0.0, 0.0], dtype=dtype)
+    values[rng.integers(size, size=3 * len(special))] = np.tile(special, 3)
+    drop = rng.random(size) < 0.5
+    before = values.tobytes()
+    got = fast_path.zero_where(drop, values)
+    expected = np.where(drop, 0, values)
+    assert got.dtype == values.dtype and got.shape == values.shape
+    assert got.tobytes() == expected.tobytes()
+    assert values.tobytes() == before  # (the input is left alone)
+
+
+def test_relu_backward_on_a_large_batch_is_pytorchs_select(torch):
+    """relu's backward past the size where zero_where goes bitwise: exact zeros below 0 even for an
+    inf or nan gradient, the gradient through a nan input, +0. (not -0.) for a negative one."""
+    n = 4 * fast_path.ZERO_WHERE_BY_BITS_FROM
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal(n).astype(np.float32)
+    g = rng.standard_normal(n).astype(np.float32)
+    x[:4], g[:4] = [np.nan, -1.0, -2.0, 0.0], [5.0, np.inf, -3.0, np.nan]
+    grads = []
+    for lib in (minigrad, torch):
+        leaf = lib.tensor(x, requires_grad=True)
+        leaf.relu().backward(lib.tensor(g))
+        grads.append(np.asarray(leaf.grad.tolist(), dtype=np.float32))
+    assert grads[0].tobytes() == grads[1].tobytes()
