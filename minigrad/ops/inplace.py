@@ -216,9 +216,7 @@ class SetItem(Node):
         return out
 
     def backward(self, grad):
-        written = np.zeros(grad.shape, dtype=bool)
-        written[self.index] = True
-        return grad.masked_fill(Tensor._wrap(written), 0), grad[self.index]
+        return shape.zeroed_at(grad, self.index), grad[self.index]
 
 
 def zero_(input):

@@ -1542,8 +1542,14 @@ class ScatterValue(Node):
 
 def _zero_where_written(grad, index, dim):
     """``grad`` with 0 at the places a scatter wrote over (their old values do not reach the output)."""
+    return zeroed_at(grad, _along_axis(index, dim))
+
+
+def zeroed_at(grad, index):
+    """``grad`` with exact zeros at ``grad[index]`` (a select: an inf or nan there is gone too),
+    for the places a write went over."""
     written = np.zeros(grad.shape, dtype=bool)
-    written[_along_axis(index, dim)] = True
+    written[index] = True
     return grad.masked_fill(Tensor._wrap(written), 0)
 
 

@@ -47,9 +47,9 @@ def _run(lib, case, arrays, upstream, create_graph=False):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (invalid values: the point of these tests)
         out = case.fn(lib, *leaves)
-        grad = lib.tensor(upstream(tuple(out.shape)), dtype=out.dtype)
+        grad = lib.tensor(upstream(tuple(out.shape)), dtype=out.dtype, requires_grad=create_graph)
         if create_graph:
-            grad = lib.tensor(grad.tolist(), dtype=out.dtype, requires_grad=True) * 2
+            grad = grad * 2
         grads = lib.autograd.grad([out], leaves, [grad], allow_unused=True, create_graph=create_graph)
     return out, grads
 
