@@ -20,7 +20,7 @@ A pass with ``create_graph`` never makes one: there a gradient's ops must record
 
 import numpy as np
 
-from .fast_path import broadcast_view
+from .fast_path import broadcast_view, matrix_product
 from .ops.reduce import broadcasts_to, sum_to_shape
 from .tensor import Tensor
 
@@ -98,13 +98,13 @@ class PlainGradient(Tensor):
     def __matmul__(self, other):
         if isinstance(other, Tensor) and other._data.dtype is self._data.dtype \
                 and self._data.ndim == 2 and other._data.ndim == 2:
-            return gradient(self._data.dot(other._data))  # (2-D: dot is matmul, bit for bit, and cheaper)
+            return gradient(matrix_product(self._data, other._data))
         return Tensor.__matmul__(self, other)
 
     def __rmatmul__(self, other):
         if isinstance(other, Tensor) and other._data.dtype is self._data.dtype \
                 and self._data.ndim == 2 and other._data.ndim == 2:
-            return gradient(other._data.dot(self._data))
+            return gradient(matrix_product(other._data, self._data))
         return Tensor.__rmatmul__(self, other)
 
     @property

@@ -10,6 +10,7 @@ import math
 import numpy as np
 
 from .. import messages
+from ..fast_path import matrix_product
 from ..graph import Node
 from ..tensor import Tensor
 from ..dtypes import CPP_TYPE_NAMES, SCALAR_TYPE_NAMES
@@ -47,7 +48,7 @@ class MatMul(Node):
         self.mat2_transposed = _is_transposed(y)
         if x.ndim == 2 and y.ndim == 2:
             self._name = "MmBackward0"
-            return x.dot(y)  # (for two matrices dot is matmul, bit for bit, at less overhead: 1.2 against 1.9 µs)
+            return matrix_product(x, y)
         if x.ndim == 1 and y.ndim == 1:
             self._name = "DotBackward0"
         elif x.ndim == 2 and y.ndim == 1:
@@ -100,7 +101,7 @@ class Addmm(Node):
         # after TBackward it lands in the weight's own (row-major) layout and
         # accumulating into .grad needs no transposing copy (PyTorch does the same).
         self.mat2_transposed = _is_transposed(m2)
-        out = m1.dot(m2)  # (np.matmul's bits for two matrices, at less overhead: see MatMul)
+        out = matrix_product(m1, m2)
         if alpha != 1 or beta != 1:
             self.alpha, self.beta = alpha, beta
             return alpha * out + beta * bias

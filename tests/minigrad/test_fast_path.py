@@ -335,3 +335,50 @@ def test_relu_backward_on_a_large_batch_is_pytorchs_select(torch):
         leaf.relu().backward(lib.tensor(g))
         grads.append(np.asarray(leaf.grad.tolist(), dtype=np.float32))
     assert grads[0].tobytes() == grads[1].tobytes()
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("rows, inner, cols", [(3, 4, 5), (1, 7, fast_path.MATMUL_FROM - 1), (1, 7, fast_path.MATMUL_FROM),
+                                               (256, 128, 784), (0, 3, 4)])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided"])
+def test_matrix_product_is_np_matmul_bit_for_bit(dtype, rows, inner, cols, layout):
+    """Either NumPy call, by the output's size, gives matmul's bits for the operands BLAS takes as
+    they are (contiguous, or a transposed view: a gradient's mT), and matmul's values for strided
+    ones (slicing makes them; there dot and matmul may round a one-row product differently)."""
+    rng = np.random.default_rng(rows + cols)
+
+    def operand(r, c):
+        if layout == "transposed":
+            return (rng.standard_normal((c, r)) * 4).astype(dtype).T
+        if layout == "strided":
+            return (rng.standard_normal((r, 2 * c)) * 4).astype(dtype)[:, ::2]
+        return (rng.standard_normal((r, c)) * 4).astype(dtype)
+
+    a, b = operand(rows, inner), operand(inner, cols)
+    got = fast_path.matrix_product(a, b)
+    expected = np.matmul(a, b)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    if layout == "strided":
+        np.testing.assert_allclose(got, expected, rtol=1e-2 if dtype == np.float16 else 1e-5, atol=1e-5)
+    else:
+        assert got.tobytes() == expected.tobytes()
+
+
+def test_a_linear_layers_products_go_through_matrix_product(monkeypatch):
+    """The forward product (3 x 4 outputs: under MATMUL_FROM) and the weight gradient's (4 x 20,000:
+    over it) both come to matrix_product, and the gradient is still the product it should be."""
+    calls = []
+    real = fast_path.matrix_product
+
+    def spy(a, b):
+        calls.append(a.shape[0] * b.shape[1] >= fast_path.MATMUL_FROM)
+        return real(a, b)
+
+    for module in ("minigrad.ops.linalg", "minigrad.plain_backward"):
+        monkeypatch.setattr(f"{module}.matrix_product", spy)
+    x = minigrad.randn(3, 20_000)
+    layer = minigrad.nn.Linear(20_000, 4)
+    layer(x).sum().backward()
+    assert calls == [False, True]
+    expected = np.matmul(np.ones((4, 3), np.float32), x.numpy())
+    np.testing.assert_allclose(layer.weight.grad.numpy(), expected, rtol=1e-6)
