@@ -147,6 +147,22 @@ def _power(x, y):
     return np.where(y < 0, small, x ** magnitude).astype(np.result_type(x, y))
 
 
+#: Exponents PyTorch's pow kernel computes without pow for float32 and float64 (NumPy's own shortcuts,
+#: 0.5 as sqrt, 2 as a square, -1 as a reciprocal, are PyTorch's too). They differ from pow in the
+#: last bit, and at the edges: rsqrt(-inf) is nan, where (-inf) ** -0.5 is 0.
+_POWER_AS_PYTORCH = {-0.5: lambda x: 1 / np.sqrt(x), 3: lambda x: x * x * x, -2: lambda x: 1 / (x * x)}
+
+
+def _power_special(x, exponent):
+    """``x ** exponent`` for an exponent in ``_POWER_AS_PYTORCH`` or 0.5, as PyTorch computes it. A float16
+    tensor gets pow itself for every exponent, 0.5 too (NumPy's ``**`` takes sqrt: nan at -inf, not inf)."""
+    if x.dtype == np.float16:
+        return np.power(x, exponent)
+    if x.dtype.kind == "f" and exponent != 0.5:
+        return _POWER_AS_PYTORCH[exponent](x)
+    return x ** exponent
+
+
 class Pow(Node):
     """z = x ** p (p a number)        grad_x = grad * p * x ** (p - 1)"""
 
@@ -157,6 +173,8 @@ class Pow(Node):
 
     def forward(self, x, exponent):
         self.exponent = exponent
+        if exponent in _POWER_AS_PYTORCH or exponent == 0.5:
+            return _power_special(x, exponent)
         return x ** exponent
 
     def backward(self, grad):
@@ -756,6 +774,17 @@ class Hypot(Node):
                 grad * y / z if self.needs_input_grad[1] else None)
 
 
+def _remainder(x, y):
+    """PyTorch's remainder: NumPy's, but an exact zero keeps the sign of x, as C's fmod gives it
+    (``-4.0 % 2`` is -0.), where NumPy gives it the sign of y."""
+    r = np.mod(x, y)
+    if r.dtype.kind == "f":
+        zero = r == 0
+        if zero.any():
+            r = np.where(zero, np.copysign(r, x), r)
+    return r
+
+
 class Remainder(Node):
     """z = x - floor(x / c) * c for a number c (``x % 3``)        grad_x = grad"""
 
@@ -765,14 +794,14 @@ class Remainder(Node):
 
     def forward(self, x, other):
         self.other = other
-        return np.mod(x, other)
+        return _remainder(x, other)
 
     def backward(self, grad):
         return grad
 
 
 class RemainderTensor(Node):
-    """z = x - floor(x / y) * y        grad_x = grad,  grad_y = -grad * floor(x / y)"""
+    """z = x - floor(x / y) * y        grad_x = grad,  grad_y = -grad * (x // y)  (PyTorch's floor division)"""
 
     may_warn = True
 
@@ -783,11 +812,27 @@ class RemainderTensor(Node):
         return "RemainderBackward1"
 
     def forward(self, x, y):
-        return np.mod(x, y)
+        return _remainder(x, y)
 
     def backward(self, grad):
         x, y = self.saved_tensors
-        return grad, (-grad * Tensor._wrap(np.floor(x._data / y._data)) if self.needs_input_grad[1] else None)
+        return grad, (-grad * Tensor._wrap(np.floor_divide(x._data, y._data)) if self.needs_input_grad[1] else None)
+
+
+def _lerp(x, y, w):
+    """PyTorch's lerp: x + w (y - x) for |w| < 0.5, else y - (y - x)(1 - w), each exact at the end
+    it is near (and so at x = inf the second gives inf where the first gives inf - inf = nan).
+    float16 is computed in float32 and rounded once, as PyTorch's kernel does."""
+    half = x.dtype == np.float16
+    if half:
+        x, y = x.astype(np.float32), y.astype(np.float32)
+        w = w.astype(np.float32) if isinstance(w, np.ndarray) else w
+    d = y - x
+    if not isinstance(w, np.ndarray):
+        z = x + w * d if -0.5 < w < 0.5 else y - d * (1 - w)
+    else:
+        z = np.where(np.abs(w) < 0.5, x + w * d, y - d * (1 - w))
+    return z.astype(np.float16) if half else z
 
 
 class Lerp(Node):
@@ -800,7 +845,7 @@ class Lerp(Node):
 
     def forward(self, x, y, weight):
         self.weight = weight
-        return x + weight * (y - x)
+        return _lerp(x, y, weight)
 
     def backward(self, grad):
         return grad * (1 - self.weight), grad * self.weight
@@ -818,7 +863,7 @@ class LerpTensor(Node):
         return "LerpBackward1"
 
     def forward(self, x, y, w):
-        return x + w * (y - x)
+        return _lerp(x, y, w)
 
     def backward(self, grad):
         x, y, w = self.saved_tensors
@@ -867,7 +912,11 @@ class DivRounded(Node):
             if rounding_mode == "trunc":  # floor and trunc differ where the exact quotient is negative
                 quotient = np.where((quotient < 0) & (quotient * y != x), quotient + 1, quotient)
             return quotient.astype(x.dtype, copy=False)
-        return (np.floor if rounding_mode == "floor" else np.trunc)(x / y)
+        if rounding_mode == "floor":
+            # PyTorch's floor division, which NumPy's is step for step: the quotient of x - fmod(x, y),
+            # not floor(x / y) (for 1 // 0.1 that is 9.0 against 10.0; inf // y is nan against inf).
+            return np.floor_divide(x, y)
+        return np.trunc(x / y)
 
     def backward(self, grad):
         return zero_gradient(grad), zero_gradient(grad)
