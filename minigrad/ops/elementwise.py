@@ -210,7 +210,7 @@ class MulByNumber(Node):
 
 
 class PowTensor(Node):
-    """z = x ** y (both tensors)        grad_x = grad * y * x ** (y - 1),  grad_y = grad * z * log(x)"""
+    """z = x ** y (both tensors)        grad_x = grad * (y * x ** (y - 1)),  grad_y = grad * z * log(x)"""
 
     may_warn = True
 
@@ -225,11 +225,16 @@ class PowTensor(Node):
 
     def backward(self, grad):
         x, y, z = self.saved_tensors
-        grad_x = grad * y * x ** (y - 1) if self.needs_input_grad[0] else None
+        grad_x = None
+        if self.needs_input_grad[0]:
+            # PyTorch's grouping, and exact zeros where y == 0 (whatever x ** -1 is there).
+            grad_x = where(Tensor._wrap(y._data == 0), 0.0, grad * (y * x ** (y - 1)))
         grad_y = None
         if self.needs_input_grad[1]:
-            # d/dy x**y = x**y * log(x); PyTorch takes it as 0 where x == 0 (and y >= 0).
-            grad_y = grad * where(x == 0, 0.0, z * log(where(x == 0, 1.0, x)))
+            # d/dy x**y = x**y * log(x); PyTorch takes it as 0 where x == 0 and y >= 0 (where x ** y
+            # is flat), and leaves 0 ** y * log(0) = inf * -inf = -inf where y < 0.
+            flat = Tensor._wrap((x._data == 0) & (y._data >= 0))
+            grad_y = grad * where(flat, 0.0, z * log(x))
         return grad_x, grad_y
 
 
@@ -973,20 +978,26 @@ class Logit(Node):
 
 
 class Xlogy(Node):
-    """z = x * log(y) (0 where x == 0)        grad_x = grad * log(y) (0 where x == 0),  grad_y = grad * x / y"""
+    """z = x * log(y) (0 where x == 0, unless y is nan)
+
+    grad_x = xlogy(grad, y) (0 where x == 0 and y <= 0),  grad_y = grad * x / y
+    """
 
     may_warn = True
 
     saves = ("self", "other")
 
     def forward(self, x, y):
-        return np.where(x == 0, 0, x * np.log(np.where(x == 0, 1, y))).astype(x.dtype, copy=False)
+        return np.where((x == 0) & ~np.isnan(y), 0, x * np.log(y)).astype(x.dtype, copy=False)
 
     def backward(self, grad):
         x, y = self.saved_tensors
-        zero = Tensor._wrap((x._data != 0).astype(grad._data.dtype))
-        return (grad * log(y) * zero if self.needs_input_grad[0] else None,
-                grad * x / y if self.needs_input_grad[1] else None)
+        grad_x = None
+        if self.needs_input_grad[0]:
+            # PyTorch's: the log(y) that x == 0 took out of the value is in its gradient, except where
+            # it is -inf or nan (y <= 0).
+            grad_x = xlogy(grad, y).masked_fill(Tensor._wrap((x._data == 0) & (y._data <= 0)), 0)
+        return grad_x, grad * x / y if self.needs_input_grad[1] else None
 
 
 class Logaddexp(Node):

@@ -517,7 +517,10 @@ class Cumsum(Node):
 
     def forward(self, x, dim):
         self.dim = dim
-        return np.cumsum(x, axis=dim)
+        out = np.cumsum(x, axis=dim)
+        if out.dtype.kind in "fc":
+            out += 0.0  # PyTorch's running sum starts at +0., so -0. never comes out: NumPy's starts at x_0
+        return out
 
     def backward(self, grad):
         return grad.flip(self.dim).cumsum(self.dim).flip(self.dim)
