@@ -85,7 +85,7 @@ executes, whatever the host's load); ``benchmarks/profile_minigrad.py`` shows wh
    zeros elsewhere. ``np.where`` does that element by element (in an MLP step, 120 µs on a
    128x256 batch); ``grad * mask`` is fast but wrong (inf * 0 is nan, -1 * 0 is -0.). The
    same bits come from a bitwise AND with a mask of all-ones or all-zeros words, which NumPy
-   vectorizes: three calls instead of one, so below about 2,000 elements ``np.where`` it is.
+   vectorizes: two calls instead of one, so below about 2,000 elements ``np.where`` it is.
 21. ``matrix_product``: for two matrices ``a.dot(b)`` gives ``np.matmul``'s bits at less
    overhead (about 1.2 against 1.9 µs), but it fills its output with zeros before BLAS writes
    it. On a large output that costs more than the overhead saves: the first layer's weight
@@ -565,9 +565,8 @@ def zero_where(drop, values):
     if values.size < ZERO_WHERE_BY_BITS_FROM:
         return np.where(drop, 0, values)
     bits = _SAME_SIZE_INT[values.dtype.itemsize]
-    keep = drop.astype(bits)  # 1 where dropped, 0 where kept ...
-    keep -= 1  # ... now 0 (no bit) where dropped, -1 (every bit) where kept
-    return np.bitwise_and(values.view(bits), keep).view(values.dtype)
+    keep = np.subtract(drop, 1, dtype=bits)  # 0 (no bit) where dropped, -1 (every bit) where kept
+    return np.bitwise_and(values.view(bits), keep, out=keep).view(values.dtype)  # (into keep: no third array)
 
 
 # --- 21. a product of two matrices ----------------------------------------------------------------
