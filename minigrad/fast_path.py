@@ -86,10 +86,12 @@ executes, whatever the host's load); ``benchmarks/profile_minigrad.py`` shows wh
    128x256 batch); ``grad * mask`` is fast but wrong (inf * 0 is nan, -1 * 0 is -0.). The
    same bits come from a bitwise AND with a mask of all-ones or all-zeros words, which NumPy
    vectorizes: two calls instead of one, so below about 2,000 elements ``np.where`` it is.
-21. ``matrix_product``: for two matrices ``a.dot(b)`` gives ``np.matmul``'s bits at less
-   overhead (about 1.2 against 1.9 µs), but it fills its output with zeros before BLAS writes
-   it. On a large output that costs more than the overhead saves: the first layer's weight
-   gradient in the MLP step (256x784) took about 8 µs longer with ``dot``.
+21. ``matrix_product``: for two matrices ``a.dot(b)`` gives ``np.matmul``'s result at less
+   overhead (about 1.2 against 1.9 µs; bit for bit where BLAS takes the operands as they are),
+   but it fills its output with zeros before BLAS writes it. On a large output that costs more
+   than the overhead saves: the first layer's weight gradient in the MLP step (256x784) took
+   about 8 µs longer with ``dot``. (With cold caches ``dot`` is still the faster of the two
+   on the 128x256 products of that step.)
 """
 
 import functools
@@ -574,7 +576,8 @@ MATMUL_FROM = 1 << 16  # output elements: below, dot's zero fill costs less than
 
 
 def matrix_product(a, b):
-    """``np.matmul(a, b)`` of two 2-D arrays, bit for bit, by the cheaper of two NumPy calls."""
+    """``np.matmul(a, b)`` of two 2-D arrays by the cheaper of two NumPy calls (the same bits, except
+    that a strided one-row product may round differently)."""
     if a.shape[0] * b.shape[1] < MATMUL_FROM:
         return a.dot(b)
     return np.matmul(a, b)
