@@ -147,18 +147,18 @@ def _power(x, y):
     return np.where(y < 0, small, x ** magnitude).astype(np.result_type(x, y))
 
 
-#: Exponents PyTorch's pow kernel computes without pow for float32 and float64 (NumPy's own shortcuts,
-#: 0.5 as sqrt, 2 as a square, -1 as a reciprocal, are PyTorch's too). They differ from pow in the
-#: last bit, and at the edges: rsqrt(-inf) is nan, where (-inf) ** -0.5 is 0.
-_POWER_AS_PYTORCH = {-0.5: lambda x: 1 / np.sqrt(x), 3: lambda x: x * x * x, -2: lambda x: 1 / (x * x)}
+#: Exponents PyTorch's pow kernel computes without pow for float32 and float64 (NumPy's ``**`` has
+#: the same shortcuts for 2 and -1). They differ from pow in the last bit, and at the edges:
+#: rsqrt(-inf) is nan, where (-inf) ** -0.5 is 0.
+_POWER_AS_PYTORCH = {0.5: np.sqrt, -0.5: lambda x: 1 / np.sqrt(x), 3: lambda x: x * x * x, -2: lambda x: 1 / (x * x)}
 
 
 def _power_special(x, exponent):
-    """``x ** exponent`` for an exponent in ``_POWER_AS_PYTORCH`` or 0.5, as PyTorch computes it. A float16
-    tensor gets pow itself for every exponent, 0.5 too (NumPy's ``**`` takes sqrt: nan at -inf, not inf)."""
+    """``x ** exponent`` for an exponent in ``_POWER_AS_PYTORCH``, as PyTorch computes it. A float16
+    tensor gets pow itself, 0.5 too (NumPy's ``**`` takes sqrt: nan at -inf, where pow gives inf)."""
     if x.dtype == np.float16:
         return np.power(x, exponent)
-    if x.dtype.kind == "f" and exponent != 0.5:
+    if x.dtype.kind == "f":
         return _POWER_AS_PYTORCH[exponent](x)
     return x ** exponent
 
@@ -173,7 +173,7 @@ class Pow(Node):
 
     def forward(self, x, exponent):
         self.exponent = exponent
-        if exponent in _POWER_AS_PYTORCH or exponent == 0.5:
+        if exponent in _POWER_AS_PYTORCH:
             return _power_special(x, exponent)
         return x ** exponent
 
