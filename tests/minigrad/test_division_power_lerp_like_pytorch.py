@@ -40,11 +40,14 @@ def _as_array(t):
     return np.asarray(t.detach().numpy(), dtype=np.float64)
 
 
-def _assert_bitwise(mine, theirs, what):
-    """Same values, zeros of the same sign, nans in the same places."""
-    m, t = _as_array(mine), _as_array(theirs)
+def _assert_same_bits(m, t, what):
+    """Two arrays: same values, zeros of the same sign, nans in the same places."""
     same = (m == t) & (np.signbit(m) == np.signbit(t)) | np.isnan(m) & np.isnan(t)
     assert same.all(), f"{what}: at {np.flatnonzero(~same)[:5]}, minigrad {m[~same][:5]}, PyTorch {t[~same][:5]}"
+
+
+def _assert_bitwise(mine, theirs, what):
+    _assert_same_bits(_as_array(mine), _as_array(theirs), what)
 
 
 def _assert_close(mine, theirs, what, dtype, scale=0.0):
@@ -52,11 +55,16 @@ def _assert_close(mine, theirs, what, dtype, scale=0.0):
     result, or of ``scale`` (an array) where the result comes of a difference that cancelled."""
     m, t = _as_array(mine), _as_array(theirs)
     exact = ~np.isfinite(t) | (t == 0)
-    _assert_bitwise(minigrad.tensor(m[exact]), minigrad.tensor(t[exact]), what + " (at the edges)")
+    _assert_same_bits(m[exact], t[exact], what + " (at the edges)")
     ulps = {"float16": 2e-3, "float32": 1e-6, "float64": 1e-14}[dtype]
     with np.errstate(invalid="ignore"):  # (inf - inf where both are inf: those are compared above)
         far = ~exact & ~(np.abs(m - t) <= ulps * (np.abs(t) + scale))
     assert not far.any(), f"{what}: at {np.flatnonzero(far)[:5]}, minigrad {m[far][:5]}, PyTorch {t[far][:5]}"
+
+
+def _checker(exact, dtype):
+    """Bit for bit, or to a few ulps with exact edges."""
+    return _assert_bitwise if exact else (lambda mine, theirs, what: _assert_close(mine, theirs, what, dtype))
 
 
 def _pair(lib, dtype, *arrays, requires_grad=False):
@@ -104,12 +112,10 @@ def test_powers_are_computed_as_pytorch_computes_them(exponent, dtype, torch):
         out.backward(lib.ones(len(x), dtype=a.dtype))
         results.append((out, a.grad))
     exact = exponent in (3, -2, 2, -1) or dtype == "float16"  # (products, and float16's pow rounded once)
-    check = _assert_bitwise if exact else (lambda m, t, what: _assert_close(m, t, what, dtype))
-    check(results[0][0], results[1][0], f"x ** {exponent}, {dtype}")
+    _checker(exact, dtype)(results[0][0], results[1][0], f"x ** {exponent}, {dtype}")
     if exponent in (4, 1.5, 0.5, -1):
         grad_exact = exponent in (4, -1) or dtype == "float16"
-        check = _assert_bitwise if grad_exact else (lambda m, t, what: _assert_close(m, t, what, dtype))
-        check(results[0][1], results[1][1], f"gradient of x ** {exponent}, {dtype}")
+        _checker(grad_exact, dtype)(results[0][1], results[1][1], f"gradient of x ** {exponent}, {dtype}")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
