@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from .. import messages
-from ..fast_path import ones_for, records, unrecorded_op
+from ..fast_path import last_dim_max, ones_for, records, unrecorded_op
 from ..graph import Node
 from ..tensor import Tensor
 from .elementwise import where
@@ -98,9 +98,14 @@ class LogSoftmax(Node):
 
     def forward(self, x, dim):
         self.dim = dim
-        # (The ufuncs' own reductions: x.max() and .sum() are theirs behind a Python wrapper.)
         if not x.size:  # (as in _stable_softmax)
             return np.empty_like(x)
+        if dim == x.ndim - 1 and x.dtype.char in "fd":  # each row (the usual case): as _stable_softmax's rows
+            shifted = x - last_dim_max(x)
+            totals = np.exp(shifted).dot(ones_for(x.shape[-1], x.dtype))
+            shifted -= np.log(totals)[..., None]  # (shifted is a new array: written in place)
+            return shifted
+        # (The ufuncs' own reductions: x.max() and .sum() are theirs behind a Python wrapper.)
         shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True)
         return shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True))
 

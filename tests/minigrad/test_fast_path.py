@@ -382,3 +382,20 @@ def test_a_linear_layers_products_go_through_matrix_product(monkeypatch):
     assert calls == [False, True]
     expected = np.matmul(np.ones((4, 3), np.float32), x.numpy())
     np.testing.assert_allclose(layer.weight.grad.numpy(), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.int64])
+@pytest.mark.parametrize("shape", [(5,), (4, 3), (128, 10), (300, 1), (64, fast_path.SHORT_ROW),
+                                   (64, fast_path.SHORT_ROW + 1), (4, 32, 5), (fast_path.MANY_NUMBERS // 8, 8)])
+def test_last_dim_max_is_numpys_max_of_each_row(shape, dtype):
+    """Both ways (NumPy's reduction, or down the columns of a transposed copy): each row's max,
+    kept as a dim of 1, a nan winning its row, infs where they are largest."""
+    rng = np.random.default_rng(len(shape) + shape[-1])
+    array = (rng.standard_normal(shape) * 100).astype(dtype)
+    if dtype != np.int64 and array.size > 3:
+        flat = array.reshape(-1)
+        flat[rng.integers(flat.size, size=3)] = [np.nan, np.inf, -np.inf]
+    got = fast_path.last_dim_max(array)
+    expected = np.maximum.reduce(array, axis=-1, keepdims=True)
+    assert got.dtype == array.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)

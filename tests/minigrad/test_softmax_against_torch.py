@@ -141,3 +141,35 @@ def test_dtype_converts_integers_first(torch):
     mine, theirs = run(minigrad), run(torch)
     np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-6)
     np.testing.assert_allclose(mine[1], theirs[1], rtol=1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["float32", "float64"])
+@pytest.mark.parametrize("shape,dim", [((128, 10), 1), ((300, 3), -1), ((4, 3), 1), ((2, 64, 5), 2), ((5, 7), 0),
+                                       ((64, 40), 1), ((128, 10), 0)])
+def test_log_softmax_values_and_gradient_are_pytorchs(shape, dim, dtype, torch):
+    """log_softmax along many short rows (the max read down the columns of a transposed copy, the
+    sums BLAS products with ones) or any other way: PyTorch's values, nan and inf patterns and
+    gradients, including rows with a nan, an inf or a -inf and a row of one large logit."""
+    rng = np.random.default_rng(shape[0] + len(shape))
+    x = (rng.standard_normal(shape) * 4).astype(dtype)
+    rows = np.moveaxis(x, dim, -1).reshape(-1, shape[dim])  # (a view: writes land in x)
+    rows[0, :2] = [np.nan, 1.0]
+    rows[1, :2] = [np.inf, 1.0]
+    rows[2, :2] = [-np.inf, 1.0]
+    rows[3, :] = -30.0
+    rows[3, 0] = 60.0  # (log-probabilities of the others near -90, of the largest about -1e-39: 0)
+    weights = rng.standard_normal(shape).astype(dtype)
+
+    def run(lib):
+        t = lib.tensor(x, requires_grad=True)
+        out = t.log_softmax(dim)
+        (out.nan_to_num(0.0, 0.0, 0.0) * lib.tensor(weights)).sum().backward()
+        return out.detach().numpy(), t.grad.numpy()
+
+    (mine, mine_grad), (theirs, theirs_grad) = run(minigrad), run(torch)
+    rtol = TOLERANCE[dtype][0]
+    atol = 4 * float(np.finfo(dtype).eps)  # (a log-probability near 0 is log(1 + s): its error is s's rounding)
+    np.testing.assert_array_equal(np.isnan(mine), np.isnan(theirs))
+    np.testing.assert_array_equal(np.isinf(mine), np.isinf(theirs))
+    np.testing.assert_allclose(mine, theirs, rtol=rtol, atol=atol)
+    np.testing.assert_allclose(mine_grad, theirs_grad, rtol=1e-5 if dtype == np.float32 else 1e-12, atol=atol)
