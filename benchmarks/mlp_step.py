@@ -6,10 +6,13 @@ contenders start from the same weights, made once with NumPy and copied in,
 and the script checks that they compute the same losses before timing them,
 so the ratios compare equal work.
 
-Run alone: ``python benchmarks/mlp_step.py [--quick]``.
+Run alone: ``python benchmarks/mlp_step.py [--quick]``; ``--by-position`` times each step of a
+round on its own instead (``by_position``).
 """
 
 import timing  # noqa: I001  (first: pins BLAS to one thread before NumPy loads)
+
+import statistics
 
 import numpy as np
 
@@ -256,9 +259,42 @@ def run(quick=False):
     return report
 
 
+def by_position(rounds=100, number=5):
+    """The rounds of ``run``, each step of a round timed on its own: what each contender's first step
+    after another contender's round costs, against its later steps.
+
+    ``timing.time_interleaved`` runs the contenders in a fixed order, so each one's first step comes
+    after the same other contender's round and finds its own code and arrays evicted (by NumPy's
+    for minigrad's nn step, by minigrad's own for the tensors-and-ops step). The last column is the
+    steady state a training loop sees. Printed, not part of ``./run bench``.
+    """
+    weights, x, y = make_problem()
+    runners = {cls.name: cls(weights, x, y) for cls in contenders()}
+    for runner in runners.values():
+        for _ in range(5):
+            runner.step()
+    times = {name: [[] for _ in range(number)] for name in runners}
+    for _ in range(rounds):
+        for name, runner in runners.items():
+            for position in range(number):
+                start = timing.clock()
+                runner.step()
+                times[name][position].append(timing.clock() - start)
+    medians = {name: [statistics.median(t) * 1e6 for t in by_step] for name, by_step in times.items()}
+    numpy_last = medians[NumpyStep.name][-1]
+    rows = [[name] + [f"{m:.0f}" for m in steps] + [f"{steps[-1] / numpy_last:.2f}x"]
+            for name, steps in medians.items()]
+    headers = ["step (µs, median)"] + [f"step {i + 1} of {number}" for i in range(number)] + ["last vs NumPy's last"]
+    return timing.table(headers, rows)
+
+
 if __name__ == "__main__":
     import sys
 
     timing.optional_torch()
     timing.freeze_imports()
-    print(run(quick="--quick" in sys.argv).markdown())
+    quick = "--quick" in sys.argv
+    if "--by-position" in sys.argv:
+        print("\n".join(by_position(*((3, 2) if quick else (100, 5)))))
+    else:
+        print(run(quick=quick).markdown())

@@ -47,3 +47,14 @@ def test_the_instruction_counter_s_worker_runs_the_steps_it_counts(tmp_path):
     done = subprocess.run([sys.executable, script, "--worker", "minigrad (nn + optim)", "--steps", "3",
                            "--root", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0 and "not from" in done.stdout + done.stderr
+
+
+def test_the_mlp_step_by_position_times_every_step_of_a_round_for_every_contender():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mlp_step.py"), "--by-position", "--quick"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert "step 1 of 2" in lines[0] and "step 2 of 2" in lines[0]
+    names = [line.split("|")[1].strip() for line in lines[2:]]
+    assert names[:3] == ["NumPy by hand", "minigrad (nn + optim)", "minigrad (tensors + ops)"]
+    assert all(line.rstrip().endswith("x |") for line in lines[2:])  # (each row ends with its ratio)
