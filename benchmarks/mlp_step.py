@@ -264,9 +264,10 @@ def by_position(rounds=100, number=5):
     after another contender's round costs, against its later steps.
 
     ``timing.time_interleaved`` runs the contenders in a fixed order, so each one's first step comes
-    after the same other contender's round and finds its own code and arrays evicted (by NumPy's
-    for minigrad's nn step, by minigrad's own for the tensors-and-ops step). The last column is the
-    steady state a training loop sees. Printed, not part of ``./run bench``.
+    after the same other contender's round and finds its arrays, and much of its code, evicted
+    (minigrad's nn step comes after NumPy's; its tensors-and-ops step after the nn step, whose round
+    leaves minigrad's own code warm). The last column is the steady state a training loop sees.
+    Printed, not part of ``./run bench``.
     """
     weights, x, y = make_problem()
     runners = {cls.name: cls(weights, x, y) for cls in contenders()}

@@ -586,7 +586,6 @@ def matrix_product(a, b):
     return np.matmul(a, b)
 
 
-
 # --- 22. the max of each short row ----------------------------------------------------------------
 SHORT_ROW = 16  # numbers per row: up to here the transposed copy is the quicker (128 rows of 10: 2 µs, not 8)
 MANY_NUMBERS = 256  # ... on this many numbers or more; on fewer, the copy and reshapes cost what they save
@@ -606,6 +605,7 @@ def last_dim_max(array):
         return np.maximum.reduce(array, axis=-1, keepdims=True)
     by_column = array.reshape(-1, columns).T.copy()
     return np.maximum.reduce(by_column, axis=0).reshape(array.shape[:-1] + (1,))
+
 
 # tensor.py imports this module (through graph.py): the module is bound last, when everything
 # here that graph.py imports is defined (creation.py may import this module first).
