@@ -206,6 +206,16 @@ def check_same_losses(weights, x, y, steps=3):
     return losses
 
 
+def _warmed_runners(weights, x, y, steps):
+    """Every contender built from the same start, then run ``steps`` untimed steps each (first-call
+    allocations, caches, lazy imports)."""
+    runners = {cls.name: cls(weights, x, y) for cls in contenders()}
+    for runner in runners.values():
+        for _ in range(steps):
+            runner.step()
+    return runners
+
+
 def run(quick=False):
     """Check equal work, time the step of every contender, and report ms/step and ratios."""
     report = timing.Report(TITLE)
@@ -216,10 +226,7 @@ def run(quick=False):
                f"Same initial weights everywhere; losses of the first 3 steps agree to 1e-4 "
                f"({first}).", "")
 
-    runners = {cls.name: cls(weights, x, y) for cls in contenders()}
-    for runner in runners.values():  # warm up: first-call allocations, caches, lazy imports
-        for _ in range(2 if quick else 5):
-            runner.step()
+    runners = _warmed_runners(weights, x, y, 2 if quick else 5)
     number, repeats = (2, 3) if quick else (5, 100)
     times = timing.time_interleaved({name: r.step for name, r in runners.items()}, number, repeats)
 
@@ -237,10 +244,7 @@ def run(quick=False):
     # The fixed cost of a step: the same step on tiny matrices, where the arithmetic is next to
     # nothing. What is left of the full step is the NumPy (or PyTorch kernel) work.
     tiny_weights, tiny_x, tiny_y = make_problem(sizes=TINY)
-    tiny_runners = {cls.name: cls(tiny_weights, tiny_x, tiny_y) for cls in contenders()}
-    for runner in tiny_runners.values():
-        for _ in range(2 if quick else 20):
-            runner.step()
+    tiny_runners = _warmed_runners(tiny_weights, tiny_x, tiny_y, 2 if quick else 20)
     tiny = timing.time_interleaved({name: r.step for name, r in tiny_runners.items()},
                                    *((2, 3) if quick else (50, 60)))
     rows = [[name, f"{tiny[name].median * 1e6:.0f}", f"{(times[name].median - tiny[name].median) * 1e6:.0f}"]
@@ -270,10 +274,7 @@ def by_position(rounds=100, number=5):
     Printed, not part of ``./run bench``.
     """
     weights, x, y = make_problem()
-    runners = {cls.name: cls(weights, x, y) for cls in contenders()}
-    for runner in runners.values():
-        for _ in range(5):
-            runner.step()
+    runners = _warmed_runners(weights, x, y, 5)
     times = {name: [[] for _ in range(number)] for name in runners}
     for _ in range(rounds):
         for name, runner in runners.items():
