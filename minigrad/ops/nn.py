@@ -30,7 +30,8 @@ def _stable_softmax(x, dim):
       (softmax does not change when a slice is shifted). Safe means every sum is at least 1 and
       finite: then no ``exp`` overflowed, and one that underflowed (a tiny number, imprecise)
       is divided by at least 1, so its error stays as small as with the shift. Otherwise the
-      max is subtracted first, read at its argmax (a quarter of a max's cost);
+      max is subtracted first: a vector's read at its argmax (a quarter of a max's cost), the
+      rows' by ``fast_path.last_dim_max`` (as log_softmax's);
     - the sums are a product with a vector of ones (fast_path.ones_for: BLAS, whose rounding
       differs from NumPy's pairwise sum within the dtype's precision, as PyTorch's own sum's does).
 
@@ -51,7 +52,7 @@ def _stable_softmax(x, dim):
         e = np.exp(x)
         totals = e @ ones
         if not (1.0 <= totals.item(totals.argmin()) and totals.item(totals.argmax()) < math.inf):  # (flat indices)
-            e = np.subtract(x, np.maximum.reduce(x, axis=-1, keepdims=True))
+            e = np.subtract(x, last_dim_max(x))
             np.exp(e, out=e)
             totals = e @ ones
         e /= totals[..., None]
