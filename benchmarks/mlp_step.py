@@ -7,7 +7,8 @@ and the script checks that they compute the same losses before timing them,
 so the ratios compare equal work.
 
 Run alone: ``python benchmarks/mlp_step.py [--quick]``; ``--by-position`` times each step of a
-round on its own instead (``by_position``).
+round on its own instead (``by_position``); ``--under-load`` times the step while another process
+streams memory on another CPU (``under_load``, ``neighbour.py``).
 """
 
 import timing  # noqa: I001  (first: pins BLAS to one thread before NumPy loads)
@@ -232,14 +233,7 @@ def run(quick=False):
 
     numpy_t = times[NumpyStep.name]
     torch_t = times.get(TorchStep.name)
-    rows = []
-    for name, t in times.items():
-        vs_torch = "-" if torch_t is None else f"{t.ratio_to(torch_t):.2f}x"
-        rows.append([name, f"{t.median * 1e3:.3f}", f"{t.iqr * 100:.0f}%", f"{t.ratio_to(numpy_t):.2f}x",
-                     vs_torch])
-    report.add(*timing.table(["step", "ms/step", "IQR", "vs NumPy", "vs PyTorch"], rows))
-    report.add("", f"Times are {timing.clock_name()}, median of {repeats} interleaved rounds of {number} "
-               "steps each; IQR = interquartile range / median. Ratios are medians of per-round ratios.")
+    report.add(*_step_table(times, number, repeats))
 
     # The fixed cost of a step: the same step on tiny matrices, where the arithmetic is next to
     # nothing. What is left of the full step is the NumPy (or PyTorch kernel) work.
@@ -261,6 +255,34 @@ def run(quick=False):
     report.goal(f"MLP step ({main}) no slower than PyTorch", timing.fmt(vs_torch, 2) + "x" if vs_torch else "-",
                 None if vs_torch is None else vs_torch <= 1.0)
     return report
+
+
+def _step_table(times, number, repeats):
+    """The lines of the step table: ms/step, IQR and ratios of each contender, and what they mean."""
+    numpy_t = times[NumpyStep.name]
+    torch_t = times.get(TorchStep.name)
+    rows = []
+    for name, t in times.items():
+        vs_torch = "-" if torch_t is None else f"{t.ratio_to(torch_t):.2f}x"
+        rows.append([name, f"{t.median * 1e3:.3f}", f"{t.iqr * 100:.0f}%", f"{t.ratio_to(numpy_t):.2f}x",
+                     vs_torch])
+    return timing.table(["step", "ms/step", "IQR", "vs NumPy", "vs PyTorch"], rows) + [
+        "", f"Times are {timing.clock_name()}, median of {repeats} interleaved rounds of {number} steps each; "
+        "IQR = interquartile range / median. Ratios are medians of per-round ratios."]
+
+
+def under_load(rounds=100, number=5):
+    """``run``'s step table, timed while another process streams memory on another CPU
+    (``neighbour.py``): what a busy host does to each contender, made on demand.
+    Printed, not part of ``./run bench``.
+    """
+    import neighbour
+
+    weights, x, y = make_problem()
+    runners = _warmed_runners(weights, x, y, 5)
+    with neighbour.memory_streaming_neighbour() as load:
+        times = timing.time_interleaved({name: r.step for name, r in runners.items()}, number, rounds)
+    return [f"The MLP step {load}:", ""] + _step_table(times, number, rounds)
 
 
 def by_position(rounds=100, number=5):
@@ -298,5 +320,7 @@ if __name__ == "__main__":
     quick = "--quick" in sys.argv
     if "--by-position" in sys.argv:
         print("\n".join(by_position(*((3, 2) if quick else (100, 5)))))
+    elif "--under-load" in sys.argv:
+        print("\n".join(under_load(*((3, 2) if quick else (100, 5)))))
     else:
         print(run(quick=quick).markdown())

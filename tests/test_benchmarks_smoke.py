@@ -3,7 +3,9 @@
 No timing is asserted: the numbers of a quick run on a busy machine mean nothing.
 """
 
+import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -58,3 +60,35 @@ def test_the_mlp_step_by_position_times_every_step_of_a_round_for_every_contende
     names = [line.split("|")[1].strip() for line in lines[2:]]
     assert names[:3] == ["NumPy by hand", "minigrad (nn + optim)", "minigrad (tensors + ops)"]
     assert all(line.rstrip().endswith("x |") for line in lines[2:])  # (each row ends with its ratio)
+
+
+
+def test_the_mlp_step_under_load_times_every_contender():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mlp_step.py"), "--under-load", "--quick"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    if len(os.sched_getaffinity(0)) < 2:  # (one CPU: no room for the neighbour, and the script says so)
+        assert done.returncode != 0 and "needs two CPUs" in done.stderr, done.stdout + done.stderr
+        return
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert re.match(r"The MLP step while process \d+ on CPU \d+ streamed", lines[0])
+    names = [line.split("|")[1].strip() for line in lines[4:8]]
+    assert names == ["NumPy by hand", "minigrad (nn + optim)", "minigrad (tensors + ops)", "PyTorch"][:len(names)]
+    assert len(names) >= 3 and all(line.rstrip().endswith("x |") for line in lines[4:4 + len(names)])
+
+
+def test_the_neighbour_streams_on_another_cpu_and_is_gone_when_the_block_ends():
+    if len(os.sched_getaffinity(0)) < 2:
+        return  # (the script's own message for one CPU is checked above)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import neighbour
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    cpus = os.sched_getaffinity(0)
+    with neighbour.memory_streaming_neighbour() as load:
+        pid, theirs, mine = map(int, re.match(r"while process (\d+) on CPU (\d+) .* on CPU (\d+)\)", load).groups())
+        assert os.sched_getaffinity(0) == {mine} and theirs != mine
+        assert os.sched_getaffinity(pid) == {theirs}
+    assert os.sched_getaffinity(0) == cpus
+    assert not pathlib.Path(f"/proc/{pid}").exists()  # killed and waited for, not left to find out later
