@@ -18,10 +18,10 @@ from contextlib import contextmanager
 
 STREAM_BYTES = 64 << 20  # per array, two of them: twice this machine's 32 MiB L3, so nothing stays cached
 
-# The neighbour: stream until its parent is gone (it checks after every pass, a few ms apart),
+# The neighbour: stream until its parent is gone (it checks after every pass, some ms apart),
 # so that a benchmark killed outright does not leave it running.
 _NEIGHBOUR = """
-import os, sys
+import os
 import numpy as np
 os.sched_setaffinity(0, {cpu})
 parent = os.getppid()

@@ -72,9 +72,10 @@ def test_the_mlp_step_under_load_times_every_contender():
     assert done.returncode == 0, done.stdout + done.stderr
     lines = done.stdout.strip().splitlines()
     assert re.match(r"The MLP step while process \d+ on CPU \d+ streamed", lines[0])
-    names = [line.split("|")[1].strip() for line in lines[4:8]]
+    rows = [line for line in lines[4:] if line.startswith("| ")]  # (PyTorch's row only where it is installed)
+    names = [row.split("|")[1].strip() for row in rows]
     assert names == ["NumPy by hand", "minigrad (nn + optim)", "minigrad (tensors + ops)", "PyTorch"][:len(names)]
-    assert len(names) >= 3 and all(line.rstrip().endswith("x |") for line in lines[4:4 + len(names)])
+    assert len(names) >= 3 and all(row.rstrip().endswith("x |") for row in rows)
 
 
 def test_the_neighbour_streams_on_another_cpu_and_is_gone_when_the_block_ends():
