@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 
+import numpy as np
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SECTIONS = [
     "# minigrad benchmarks",
@@ -93,3 +95,34 @@ def test_the_neighbour_streams_on_another_cpu_and_is_gone_when_the_block_ends():
         assert os.sched_getaffinity(pid) == {theirs}
     assert os.sched_getaffinity(0) == cpus
     assert not pathlib.Path(f"/proc/{pid}").exists()  # killed and waited for, not left to find out later
+
+
+def test_the_lean_tape_prints_both_step_tables_with_every_contender():
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "lean_tape.py"), "--quick"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    tables = [part for part in done.stdout.split("The MLP step, ")[1:]]
+    assert [t.split(" (")[0] for t in tables] == ["full size", "tiny matrices: the fixed cost"]
+    for table in tables:
+        names = [row.split("|")[1].strip() for row in table.splitlines() if row.startswith("| ")][1:]
+        assert names[:4] == ["NumPy by hand", "lean tape (no PyTorch parity)", "minigrad (nn + optim)",
+                             "minigrad (tensors + ops)"]
+
+
+def test_the_lean_tape_s_gradients_are_minigrad_s():
+    # The floor it stands for is only a floor if it computes the same step: its gradients after
+    # one backward against minigrad's (nn + optim), from the same weights and batch.
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        import lean_tape
+        import mlp_step
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    weights, x, y = mlp_step.make_problem(sizes=(8, 6, 5, 3))
+    tape = lean_tape.LeanTapeStep(weights, x, y)
+    lean_tape.backward(tape.loss())
+    step = mlp_step.MinigradNNStep(weights, x, y)
+    step.loss().backward()
+    expected = {"W1": step.l1.weight, "b1": step.l1.bias, "W2": step.l2.weight, "b2": step.l2.bias}
+    for name, param in expected.items():
+        np.testing.assert_allclose(tape.p[name].grad, param.grad.numpy(), rtol=1e-5, atol=1e-7, err_msg=name)
