@@ -101,7 +101,7 @@ def test_the_lean_tape_prints_both_step_tables_with_every_contender():
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "lean_tape.py"), "--quick"],
                           cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
-    tables = [part for part in done.stdout.split("The MLP step, ")[1:]]
+    tables = done.stdout.split("The MLP step, ")[1:]
     assert [t.split(" (")[0] for t in tables] == ["full size", "tiny matrices: the fixed cost"]
     for table in tables:
         names = [row.split("|")[1].strip() for row in table.splitlines() if row.startswith("| ")][1:]
