@@ -5,10 +5,11 @@ does to behave as PyTorch does? To tell them apart, this file runs ``mlp_step``'
 a reverse-mode tape of about fifty lines, written for this one step and nothing else:
 
 - three ops (``linear``, ``relu``, ``cross_entropy``), each a closure over what its backward
-  needs; their NumPy expressions are those of ``mlp_step.NumpyStep``, one for one, so the array
-  work is the same and only the tape around it differs;
-- ``backward``: a depth-first topological order, then each op's closure in reverse order,
-  gradients summed in a dict, the leaves' last.
+  needs; their NumPy expressions are those of ``mlp_step.NumpyStep`` (relu's backward masks by
+  its output, as PyTorch's does, and the loss's gradient is scaled by the one coming in), so the
+  array work is the same and only the tape around it differs;
+- ``backward``: a depth-first topological order, then each op's closure in reverse order, the
+  gradients summed in a dict on their way and into ``.grad`` at the leaves.
 
 What it leaves out is what minigrad (and PyTorch) does on every step: ``grad_fn`` nodes with
 PyTorch's names and sequence numbers (the order a backward runs in), ``AccumulateGrad`` nodes
@@ -16,8 +17,8 @@ and hooks, the version checks of saved tensors (PyTorch's error after an in-plac
 freeing the graph after backward, checking each formula's gradient against its input's shape
 and dtype, deciding whether a gradient may become ``.grad`` without a copy, formulas that also
 record under ``create_graph=True``, ``nn.Module`` and the optimizer's parameter groups. So the
-lean tape is not a contender and has no goal: it is the cost of a tape in Python, below which
-no autograd written in Python can go on this step.
+lean tape is not a contender and has no goal: it is about the least a tape written in Python
+pays on this step.
 
 Run: ``python benchmarks/lean_tape.py [--quick]``. Printed, not part of ``./run bench``.
 """

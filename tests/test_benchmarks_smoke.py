@@ -8,6 +8,7 @@ import pathlib
 import re
 import subprocess
 import sys
+from unittest import mock
 
 import numpy as np
 
@@ -114,8 +115,9 @@ def test_the_lean_tape_s_gradients_are_minigrad_s():
     # one backward against minigrad's (nn + optim), from the same weights and batch.
     sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
-        import lean_tape
-        import mlp_step
+        with mock.patch.dict(os.environ):  # (timing pins BLAS threads in the environment: not for later tests)
+            import lean_tape
+            import mlp_step
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     weights, x, y = mlp_step.make_problem(sizes=(8, 6, 5, 3))
