@@ -188,15 +188,16 @@ def _as_float(loss):
     return loss.item() if hasattr(loss, "item") else float(loss)
 
 
-def check_same_losses(weights, x, y, steps=3):
-    """Run a few steps of each contender from the same start; return their losses.
+def check_same_losses(weights, x, y, steps=3, classes=None):
+    """Run a few steps of each contender (``classes``, NumPy's first; default: ``contenders()``)
+    from the same start; return their losses.
 
     Raises:
         AssertionError: if any contender's losses differ from NumPy's by more than 1e-4
             (then the timings would not compare equal work).
     """
     losses = {}
-    for cls in contenders():
+    for cls in classes or contenders():
         runner = cls(weights, x, y)
         losses[cls.name] = [_as_float(runner.step()) for _ in range(steps)]
     reference = losses[NumpyStep.name]
@@ -207,10 +208,10 @@ def check_same_losses(weights, x, y, steps=3):
     return losses
 
 
-def _warmed_runners(weights, x, y, steps):
-    """Every contender built from the same start, then run ``steps`` untimed steps each (first-call
-    allocations, caches, lazy imports)."""
-    runners = {cls.name: cls(weights, x, y) for cls in contenders()}
+def _warmed_runners(weights, x, y, steps, classes=None):
+    """Every contender (``classes``; default: ``contenders()``) built from the same start, then run
+    ``steps`` untimed steps each (first-call allocations, caches, lazy imports)."""
+    runners = {cls.name: cls(weights, x, y) for cls in classes or contenders()}
     for runner in runners.values():
         for _ in range(steps):
             runner.step()
