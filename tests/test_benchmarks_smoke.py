@@ -128,3 +128,44 @@ def test_the_lean_tape_s_gradients_are_minigrad_s():
     expected = {"W1": step.l1.weight, "b1": step.l1.bias, "W2": step.l2.weight, "b2": step.l2.bias}
     for name, param in expected.items():
         np.testing.assert_allclose(tape.p[name].grad, param.grad.numpy(), rtol=1e-5, atol=1e-7, err_msg=name)
+
+
+def test_the_cold_tiny_step_runs_each_contender_once_per_round_after_a_sweep_and_shows_in_the_report(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        with mock.patch.dict(os.environ):  # (timing pins BLAS threads in the environment: not for later tests)
+            import mlp_step
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    calls = []
+    sweeps = []
+
+    class Runner:
+        def __init__(self, name):
+            self.name = name
+
+        def step(self):
+            # (how many sweeps the array has had when this step starts: one more before each step)
+            calls.append((self.name, float(sweeps[0][0]), float(sweeps[0][-1])))
+
+    real_zeros = np.zeros
+
+    def watched_zeros(*args, **kwargs):
+        array = real_zeros(*args, **kwargs)
+        sweeps.append(array)
+        return array
+
+    with mock.patch.object(mlp_step, "COLD_WRITE", 1 << 20), mock.patch.object(mlp_step.np, "zeros", watched_zeros):
+        times = mlp_step.time_cold({"a": Runner("a"), "b": Runner("b")}, rounds=3)
+    # Interleaved rounds, one step each, every step after a sweep of the whole array (COLD_WRITE bytes).
+    assert calls == [(name, float(n), float(n)) for n, name in enumerate(["a", "b"] * 3, start=1)]
+    assert len(sweeps) == 1 and sweeps[0].nbytes == 1 << 20
+    assert set(times) == {"a", "b"} and all(len(t.samples) == 3 for t in times.values())
+
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "mlp_step.py"), "--quick"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    table = done.stdout.split("µs/step, tiny, cold")[1].split("\n\n")[0]
+    rows = [row.split("|")[1:-1] for row in table.splitlines() if row.startswith("| ") and "---" not in row]
+    assert [r[0].strip() for r in rows][:3] == ["NumPy by hand", "minigrad (nn + optim)", "minigrad (tensors + ops)"]
+    assert all(re.fullmatch(r"\d+", cell.strip()) for r in rows for cell in r[1:])
