@@ -271,14 +271,11 @@ def time_cold(runners, rounds):
         dict name -> timing.Timing (``.median`` is seconds per step).
     """
     sweep = np.zeros(COLD_WRITE // 8)
-    samples = {name: [] for name in runners}
-    for _ in range(rounds):
-        for name, runner in runners.items():
-            sweep += 1.0  # (reads and writes every line: the caches hold the sweep, nothing else)
-            start = timing.clock()
-            runner.step()
-            samples[name].append(timing.clock() - start)
-    return {name: timing.Timing(values) for name, values in samples.items()}
+
+    def write_sweep():
+        np.add(sweep, 1.0, out=sweep)  # (reads and writes every line: the caches hold the sweep, nothing else)
+
+    return timing.time_interleaved({name: r.step for name, r in runners.items()}, 1, rounds, before=write_sweep)
 
 
 def _step_table(times, number, repeats):

@@ -88,13 +88,14 @@ class Timing:
         return statistics.median(a / b for a, b in zip(self.samples, other.samples))
 
 
-def time_interleaved(contenders, number, repeats):
+def time_interleaved(contenders, number, repeats, before=None):
     """Time each zero-argument callable in interleaved rounds of blocks.
 
     Args:
         contenders: dict name -> callable.
         number: calls per timed block.
         repeats: rounds (timed blocks per contender).
+        before: a zero-argument callable run before each block, not timed (or None).
 
     Returns:
         dict name -> Timing (``.median`` is seconds per call).
@@ -102,6 +103,8 @@ def time_interleaved(contenders, number, repeats):
     samples = {name: [] for name in contenders}
     for _ in range(repeats):
         for name, fn in contenders.items():
+            if before is not None:
+                before()
             start = clock()
             for _ in range(number):
                 fn()
