@@ -241,9 +241,9 @@ def run(quick=False):
     # nothing. What is left of the full step is the NumPy (or PyTorch kernel) work.
     tiny_weights, tiny_x, tiny_y = make_problem(sizes=TINY)
     tiny_runners = _warmed_runners(tiny_weights, tiny_x, tiny_y, 2 if quick else 20)
-    tiny = timing.time_interleaved({name: r.step for name, r in tiny_runners.items()},
-                                   *((2, 3) if quick else (50, 60)))
-    cold = time_cold(tiny_runners, 3 if quick else 50)
+    tiny_steps = {name: r.step for name, r in tiny_runners.items()}
+    tiny = timing.time_interleaved(tiny_steps, *((2, 3) if quick else (50, 60)))
+    cold = time_cold(tiny_steps, 3 if quick else 50)
     rows = [[name, f"{tiny[name].median * 1e6:.0f}", f"{cold[name].median * 1e6:.0f}",
              f"{(times[name].median - tiny[name].median) * 1e6:.0f}"] for name in times]
     report.add("", f"The same step on tiny matrices (batch {TINY[0]}, {TINY[1]}-{TINY[2]}-{TINY[3]}): its time is "
@@ -263,9 +263,10 @@ def run(quick=False):
     return report
 
 
-def time_cold(runners, rounds):
-    """Each runner's step timed alone right after ``COLD_WRITE`` bytes were written (not timed), in
-    ``rounds`` interleaved rounds: its fixed cost when none of its code or data is left in any cache.
+def time_cold(steps, rounds):
+    """Each step (dict name -> callable) timed alone right after ``COLD_WRITE`` bytes were written
+    (not timed), in ``rounds`` interleaved rounds: its fixed cost when none of its code or data is
+    left in any cache.
 
     Returns:
         dict name -> timing.Timing (``.median`` is seconds per step).
@@ -275,7 +276,7 @@ def time_cold(runners, rounds):
     def write_sweep():
         np.add(sweep, 1.0, out=sweep)  # (reads and writes every line: the caches hold the sweep, nothing else)
 
-    return timing.time_interleaved({name: r.step for name, r in runners.items()}, 1, rounds, before=write_sweep)
+    return timing.time_interleaved(steps, 1, rounds, before=write_sweep)
 
 
 def _step_table(times, number, repeats):

@@ -3,6 +3,7 @@
 No timing is asserted: the numbers of a quick run on a busy machine mean nothing.
 """
 
+import importlib
 import os
 import pathlib
 import re
@@ -24,6 +25,17 @@ SECTIONS = [
     "## (e2) A 2,000-node stepper and a 20,000-node draw",
     "## Goals",
 ]
+
+
+def _benchmark_module(name):
+    """``benchmarks/<name>.py`` imported as a module; the BLAS-thread variables its ``timing``
+    import sets are kept out of the test process's environment."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        with mock.patch.dict(os.environ):
+            return importlib.import_module(name)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
 
 
 def test_quick_run_prints_every_section(tmp_path):
@@ -84,11 +96,7 @@ def test_the_mlp_step_under_load_times_every_contender():
 def test_the_neighbour_streams_on_another_cpu_and_is_gone_when_the_block_ends():
     if len(os.sched_getaffinity(0)) < 2:
         return  # (the script's own message for one CPU is checked above)
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        import neighbour
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    neighbour = _benchmark_module("neighbour")
     cpus = os.sched_getaffinity(0)
     with neighbour.memory_streaming_neighbour() as load:
         pid, theirs, mine = map(int, re.match(r"while process (\d+) on CPU (\d+) .* on CPU (\d+)\)", load).groups())
@@ -113,13 +121,7 @@ def test_the_lean_tape_prints_both_step_tables_with_every_contender():
 def test_the_lean_tape_s_gradients_are_minigrad_s():
     # The floor it stands for is only a floor if it computes the same step: its gradients after
     # one backward against minigrad's (nn + optim), from the same weights and batch.
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        with mock.patch.dict(os.environ):  # (timing pins BLAS threads in the environment: not for later tests)
-            import lean_tape
-            import mlp_step
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+    lean_tape, mlp_step = _benchmark_module("lean_tape"), _benchmark_module("mlp_step")
     weights, x, y = mlp_step.make_problem(sizes=(8, 6, 5, 3))
     tape = lean_tape.LeanTapeStep(weights, x, y)
     lean_tape.backward(tape.loss())
@@ -130,13 +132,8 @@ def test_the_lean_tape_s_gradients_are_minigrad_s():
         np.testing.assert_allclose(tape.p[name].grad, param.grad.numpy(), rtol=1e-5, atol=1e-7, err_msg=name)
 
 
-def test_the_cold_tiny_step_runs_each_contender_once_per_round_after_a_sweep_and_shows_in_the_report(tmp_path):
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        with mock.patch.dict(os.environ):  # (timing pins BLAS threads in the environment: not for later tests)
-            import mlp_step
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
+def test_the_cold_tiny_step_runs_each_contender_once_per_round_after_a_sweep_and_shows_in_the_report():
+    mlp_step = _benchmark_module("mlp_step")
     calls = []
     sweeps = []
 
@@ -156,7 +153,7 @@ def test_the_cold_tiny_step_runs_each_contender_once_per_round_after_a_sweep_and
         return array
 
     with mock.patch.object(mlp_step, "COLD_WRITE", 1 << 20), mock.patch.object(mlp_step.np, "zeros", watched_zeros):
-        times = mlp_step.time_cold({"a": Runner("a"), "b": Runner("b")}, rounds=3)
+        times = mlp_step.time_cold({"a": Runner("a").step, "b": Runner("b").step}, rounds=3)
     # Interleaved rounds, one step each, every step after a sweep of the whole array (COLD_WRITE bytes).
     assert calls == [(name, float(n), float(n)) for n, name in enumerate(["a", "b"] * 3, start=1)]
     assert len(sweeps) == 1 and sweeps[0].nbytes == 1 << 20
