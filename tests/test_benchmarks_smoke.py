@@ -166,3 +166,34 @@ def test_the_cold_tiny_step_runs_each_contender_once_per_round_after_a_sweep_and
     rows = [row.split("|")[1:-1] for row in table.splitlines() if row.startswith("| ") and "---" not in row]
     assert [r[0].strip() for r in rows][:3] == ["NumPy by hand", "minigrad (nn + optim)", "minigrad (tensors + ops)"]
     assert all(re.fullmatch(r"\d+", cell.strip()) for r in rows for cell in r[1:])
+
+
+def test_the_cold_footprint_counts_lines_by_kind_and_per_step():
+    footprint = _benchmark_module("cold_footprint")
+    out = "\n".join([
+        "events: Ir I1mr ILmr Dr D1mr DLmr Dw D1mw DLmw",
+        "fl=/tmp/build/Python-3.11.7/Python/ceval.c", "fn=_PyEval_EvalFrameDefault",
+        "10 100 9 3 40 8 5 20 2 1", "11 50 4 2",  # (a line without data events)
+        "fl=???", "fn=sgemm_kernel", "1 30 3 3 10 2 2 0 0 0",
+        "fn=ufunc_generic_fastcall", "1 30 3 1 10 2 7 5 1 1",
+        "fl=./malloc/malloc.c", "fn=_int_malloc", "5 9 1 1 4 1 1 4 0 0",
+    ])
+    lines = footprint.memory_lines(out)
+    assert lines == {("interpreter", "instruction"): 3 + 2, ("interpreter", "data"): 5 + 1,
+                     ("BLAS", "instruction"): 3, ("BLAS", "data"): 2,
+                     ("NumPy and other", "instruction"): 1, ("NumPy and other", "data"): 7 + 1,
+                     ("C library", "instruction"): 1, ("C library", "data"): 1}
+    step = footprint.per_step(lines, {("BLAS", "data"): 2, ("interpreter", "data"): 2}, steps=2)
+    assert step[("interpreter", "data")] == 2 and step[("BLAS", "data")] == 0 and step[("BLAS", "instruction")] == 1.5
+
+
+def test_the_cold_footprint_s_eight_pieces_are_the_nn_step():
+    footprint = _benchmark_module("cold_footprint")
+    whole, step = footprint.make_step("nn", None)
+    pieces, in_pieces = footprint.make_step("nn", len(footprint.PIECES))
+    for _ in range(3):  # (a piece left out, zero_grad say, shows by the second step)
+        step()
+        in_pieces()
+    for mine, theirs in zip(whole.model.parameters(), pieces.model.parameters()):
+        np.testing.assert_array_equal(mine.detach().numpy(), theirs.detach().numpy())
+    assert whole.loss().item() == pieces.loss().item()
