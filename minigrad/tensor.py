@@ -414,9 +414,13 @@ class Tensor:
         >>> x.grad
         tensor(6.)
         """
-        from .autograd import backward
-
-        backward(self, gradient, retain_graph, create_graph, inputs=inputs, **kwargs)
+        # (minigrad.autograd imports this module, so its backward is imported here, at the first
+        # call only: an import statement run at every call touches all of Python's import
+        # machinery, which on a learner's small step costs more than the rest of this method)
+        global _autograd_backward
+        if _autograd_backward is None:
+            from .autograd import backward as _autograd_backward
+        _autograd_backward(self, gradient, retain_graph, create_graph, inputs=inputs, **kwargs)
 
     # --- leaving the graph -------------------------------------------------------------
     def detach(self):
@@ -598,3 +602,5 @@ for _name in ops.TENSOR_METHODS:
 del _name
 
 from . import compare, creation  # noqa: E402  (both make tensors; read at call time)
+
+_autograd_backward = None  # (minigrad.autograd.backward, once Tensor.backward has run)
