@@ -179,7 +179,7 @@ def main():
         sys.exit("cold_footprint.py needs valgrind (cachegrind): apt-get install valgrind")
     contenders = ["NumPy", "lean tape", "nn", "ops"] + (["PyTorch"] if args.torch else [])
     steps = measure({name: (name, None) for name in contenders})
-    print(f"Memory lines (64 B) per cold tiny step {timing_sizes()}, cachegrind, {STEPS} steps each\n")
+    print(f"Memory lines (64 B) per cold tiny step {'x'.join(map(str, mlp_step.TINY))}, cachegrind, {STEPS} steps each\n")
     print(table(steps, "step", baseline="NumPy"))
     if args.pieces:
         cumulative = measure({name: ("nn", index + 1) for index, name in enumerate(PIECES)})
@@ -189,10 +189,6 @@ def main():
             before = collections.Counter(cumulative[name])
         print("\nminigrad's nn step, piece by piece (each charged with what it touches first)\n")
         print(table(marginal, "piece"))
-
-
-def timing_sizes():
-    return "x".join(map(str, mlp_step.TINY))
 
 
 if __name__ == "__main__":
