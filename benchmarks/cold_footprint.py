@@ -9,8 +9,8 @@ This script counts the same thing with a simulated cache instead of a clock. Val
 cachegrind runs the step with a 32 MiB last-level cache; before each step 64 MiB are
 written (as in ``mlp_step.time_cold``), so nothing of the step survives. The lines
 (64 bytes) the step then fetches from memory are its footprint, the same count in every
-run. Each contender runs in two child processes, ``K`` cold steps and ``K`` flushes with
-no step; the difference over ``K`` is one cold step's lines, split into
+run to within 1%. Each contender runs in two child processes, ``STEPS`` cold steps and
+``STEPS`` flushes with no step; the difference over ``STEPS`` is one cold step's lines, split into
 
 - instruction lines (machine code) and data lines (objects, bytecode, arrays),
 - where they were spent: the Python interpreter, NumPy (and anything else without source
@@ -18,7 +18,8 @@ no step; the difference over ``K`` is one cold step's lines, split into
 
 ``--pieces`` also counts minigrad's ``nn`` step piece by piece, in the step's own order, each
 piece charged with what it touches first (``zero_grad`` and the first ``Linear`` pay for
-much that the rest then finds in cache).
+much that the rest then finds in cache). The harness between pieces costs lines of its own,
+so the pieces add up to a little more than the whole step: compare pieces, not their sum.
 
 Needs ``valgrind`` (not installed by ``./run``: ``apt-get install valgrind``); a child run
 takes about a minute. Run: ``python benchmarks/cold_footprint.py [--pieces] [--torch]``.
@@ -41,7 +42,6 @@ import mlp_step
 
 STEPS = 4  # cold steps per child run (the counts are exact: a few suffice)
 CACHE = "--LL=33554432,16,64"  # this machine's L3: 32 MiB, 16-way, 64-byte lines
-FLUSH = 64 << 20  # bytes written before each step (mlp_step.COLD_WRITE)
 PIECES = ("zero_grad", "first Linear", "ReLU", "second Linear", "log_softmax", "nll_loss", "backward",
           "optimizer.step")
 KINDS = ("interpreter", "NumPy and other", "BLAS", "C library")
@@ -120,7 +120,7 @@ def child(contender, pieces, run):
 
     _, step = make_step(contender, pieces)
     timing.freeze_imports()  # (as every benchmark does after its imports)
-    flush = np.ones(FLUSH // 8)
+    flush = np.ones(mlp_step.COLD_WRITE // 8)
     for _ in range(STEPS):
         flush += 1.0  # (reads and writes every line)
         if run:
@@ -157,9 +157,9 @@ def table(rows, first_column, baseline=None):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for name, counts in rows.items():
         total = sum(counts.values())
-        cells = [name, f"{total:,.0f}", f"{sum(v for (_, part), v in counts.items() if part == 'instruction'):,.0f}",
-                 f"{sum(v for (_, part), v in counts.items() if part == 'data'):,.0f}"]
-        cells += [f"{sum(v for (kind, _), v in counts.items() if kind == k):,.0f}" for k in KINDS]
+        cells = [name, f"{total:,.0f}"]
+        cells += [f"{sum(v for key, v in counts.items() if key[1] == part):,.0f}" for part in ("instruction", "data")]
+        cells += [f"{sum(v for key, v in counts.items() if key[0] == kind):,.0f}" for kind in KINDS]
         if baseline:
             cells.append(f"{total - sum(rows[baseline].values()):+,.0f}")
         lines.append("| " + " | ".join(cells) + " |")
